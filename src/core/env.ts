@@ -1,0 +1,118 @@
+/**
+ * Fleet configuration from the environment, validated once at start so a typo fails with a message
+ * naming the variable instead of surfacing later as a connection error. Every default is listed in
+ * README.md ("Configuration").
+ */
+import { z } from 'zod';
+import { ConfigError } from './errors.ts';
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+const integer = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined) return fallback;
+      const value = Number(raw);
+      if (!/^\d+$/.test(raw) || value < min || value > max) {
+        ctx.addIssue({ code: 'custom', message: `expected a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return value;
+    });
+
+const schema = z.object({
+  REDIS_URL: z
+    .string()
+    .trim()
+    .regex(/^rediss?:\/\/\S+$/, 'expected a redis:// or rediss:// URL')
+    .default('redis://127.0.0.1:6379'),
+  LONGSHORE_SECRET: z
+    .string()
+    .min(32, 'must be at least 32 characters (a passphrase the whole fleet shares)')
+    .optional(),
+  KUBECONFIG: z.string().trim().min(1).optional(),
+  LONGSHORE_NAMESPACE: z
+    .string()
+    .trim()
+    .max(63)
+    .regex(DNS1123_LABEL, 'expected a DNS-1123 label (lowercase letters, digits, "-")')
+    .default('longshore-system'),
+  LONGSHORE_CONCURRENCY: integer(1, 64, 4),
+  LONGSHORE_SHUTDOWN_DEADLINE_MS: integer(0, 3_600_000, 25_000),
+  LONGSHORE_METRICS_PORT: integer(0, 65_535, 9464),
+  LONGSHORE_METRICS_HOST: z.string().trim().min(1).default('0.0.0.0'),
+  LONGSHORE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LONGSHORE_LOCK_DURATION_MS: integer(1_000, 600_000, 30_000),
+  LONGSHORE_STALLED_INTERVAL_MS: integer(500, 600_000, 30_000),
+  LONGSHORE_JOB_ATTEMPTS: integer(1, 100, 5),
+  LONGSHORE_BACKOFF_MS: integer(10, 600_000, 2_000),
+  LONGSHORE_RESERVATION_GRACE_MS: integer(1_000, 3_600_000, 30_000),
+});
+
+export interface FleetConfig {
+  redisUrl: string;
+  /** The sealing passphrase; absent until a command that seals or unseals asks for it. */
+  secret: string | undefined;
+  kubeconfig: string | undefined;
+  namespace: string;
+  concurrency: number;
+  shutdownDeadlineMs: number;
+  metricsPort: number;
+  metricsHost: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** BullMQ job lock; a worker that stops renewing it for this long is presumed dead. */
+  lockDurationMs: number;
+  /** How often workers look for jobs whose lock expired (stall recovery). */
+  stalledIntervalMs: number;
+  /** Attempts per job, first run included, for transient failures. */
+  jobAttempts: number;
+  /** Base delay of the jittered exponential retry backoff. */
+  backoffMs: number;
+  /** How long an ordering slot reserved by a producer that never added its job blocks its app. */
+  reservationGraceMs: number;
+}
+
+export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
+  // An empty variable means "unset": shells and manifests often export VAR= to clear a value.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? '');
+      const shown = name === 'LONGSHORE_SECRET' ? '(hidden)' : JSON.stringify(present[name]);
+      return `${name}: ${issue.message} (got ${shown})`;
+    });
+    throw new ConfigError(`invalid environment:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    redisUrl: e.REDIS_URL,
+    secret: e.LONGSHORE_SECRET,
+    kubeconfig: e.KUBECONFIG,
+    namespace: e.LONGSHORE_NAMESPACE,
+    concurrency: e.LONGSHORE_CONCURRENCY,
+    shutdownDeadlineMs: e.LONGSHORE_SHUTDOWN_DEADLINE_MS,
+    metricsPort: e.LONGSHORE_METRICS_PORT,
+    metricsHost: e.LONGSHORE_METRICS_HOST,
+    logLevel: e.LONGSHORE_LOG_LEVEL,
+    lockDurationMs: e.LONGSHORE_LOCK_DURATION_MS,
+    stalledIntervalMs: e.LONGSHORE_STALLED_INTERVAL_MS,
+    jobAttempts: e.LONGSHORE_JOB_ATTEMPTS,
+    backoffMs: e.LONGSHORE_BACKOFF_MS,
+    reservationGraceMs: e.LONGSHORE_RESERVATION_GRACE_MS,
+  };
+}
+
+/** The sealing passphrase, or a ConfigError telling the operator how to provide it. */
+export function requireSecret(config: FleetConfig): string {
+  if (!config.secret) {
+    throw new ConfigError(
+      'LONGSHORE_SECRET is not set: export a passphrase of at least 32 characters, the same on every producer and worker ' +
+        '(it seals config values and registry passwords before they reach Redis)',
+    );
+  }
+  return config.secret;
+}

@@ -1,0 +1,49 @@
+/**
+ * What every job type declares once, for producers and workers alike: its payload schema, the lane
+ * that orders it, and how to describe it without revealing secrets.
+ */
+import type { z } from 'zod';
+import type { Lane } from './lane.ts';
+
+export const JOB_TYPES = [
+  'deploy',
+  'config',
+  'scale',
+  'domains',
+  'ports',
+  'properties',
+  'rename',
+  'destroy',
+  'prune',
+  'sync',
+  'reconcile',
+  'storage-create',
+  'storage-destroy',
+  'storage-status',
+  'run',
+] as const;
+
+export type JobType = (typeof JOB_TYPES)[number];
+
+export interface JobContract<T = unknown> {
+  type: JobType;
+  /** One line for `--help` and docs. */
+  summary: string;
+  payload: z.ZodType<T>;
+  /** The lane that orders this job; undefined for jobs that need no ordering (one-off runs, reads). */
+  lane(payload: T): Lane | undefined;
+  /**
+   * Jobs of this type with the same key in the same lane supersede each other: when an older one
+   * reaches the head of its lane while a newer one is queued, it completes as `superseded` without
+   * running (a newer git push makes an older, not yet started deploy pointless).
+   */
+  supersedeKey?: string;
+  /** The app the job concerns, for listings and the status projection. */
+  app(payload: T): string | undefined;
+  /** A short description for listings; never contains secret values. */
+  describe(payload: T): string;
+}
+
+export function defineContract<T>(contract: JobContract<T>): JobContract<T> {
+  return contract;
+}

@@ -1,0 +1,43 @@
+/** The registry of job contracts, by job type. */
+import type { JobContract, JobType } from './contract.ts';
+import { JOB_TYPES } from './contract.ts';
+import { configContract } from './schemas/config.ts';
+import { deployContract } from './schemas/deploy.ts';
+import { destroyContract } from './schemas/destroy.ts';
+import { domainsContract } from './schemas/domains.ts';
+import { portsContract } from './schemas/ports.ts';
+import { propertiesContract } from './schemas/properties.ts';
+import { pruneContract } from './schemas/prune.ts';
+import { reconcileContract } from './schemas/reconcile.ts';
+import { renameContract } from './schemas/rename.ts';
+import { runContract } from './schemas/run.ts';
+import { scaleContract } from './schemas/scale.ts';
+import { storageCreateContract, storageDestroyContract, storageStatusContract } from './schemas/storage.ts';
+import { syncContract } from './schemas/sync.ts';
+
+const contracts: { [K in JobType]: JobContract<never> } = {
+  deploy: deployContract as JobContract<never>,
+  config: configContract as JobContract<never>,
+  scale: scaleContract as JobContract<never>,
+  domains: domainsContract as JobContract<never>,
+  ports: portsContract as JobContract<never>,
+  properties: propertiesContract as JobContract<never>,
+  rename: renameContract as JobContract<never>,
+  destroy: destroyContract as JobContract<never>,
+  prune: pruneContract as JobContract<never>,
+  sync: syncContract as JobContract<never>,
+  reconcile: reconcileContract as JobContract<never>,
+  'storage-create': storageCreateContract as JobContract<never>,
+  'storage-destroy': storageDestroyContract as JobContract<never>,
+  'storage-status': storageStatusContract as JobContract<never>,
+  run: runContract as JobContract<never>,
+};
+
+export function isJobType(type: string): type is JobType {
+  return (JOB_TYPES as readonly string[]).includes(type);
+}
+
+/** The contract of a job type; callers check `isJobType` first. */
+export function contractFor(type: JobType): JobContract<unknown> {
+  return contracts[type] as unknown as JobContract<unknown>;
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { defineContract } from '../contract.ts';
+import { sealedValue } from '../sealing.ts';
+import {
+  appName,
+  cpuQuantity,
+  cronSchedule,
+  gitSha,
+  imageRef,
+  nonNegativeInt,
+  processType,
+  quantity,
+} from './common.ts';
+
+const probe = z
+  .object({
+    type: z.enum(['http', 'tcp', 'exec']),
+    path: z.string().startsWith('/', 'must start with "/"').max(2048).optional(),
+    port: z.number().int().min(1).max(65_535).optional(),
+    command: z.array(z.string().min(1)).min(1).optional(),
+    initialDelaySeconds: nonNegativeInt(3600).optional(),
+    periodSeconds: z.number().int().min(1).max(3600).optional(),
+    timeoutSeconds: z.number().int().min(1).max(3600).optional(),
+    failureThreshold: z.number().int().min(1).max(100).optional(),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.type === 'http' && !p.path)
+      ctx.addIssue({ code: 'custom', path: ['path'], message: 'is required for an http probe' });
+    if (p.type === 'exec' && !p.command) {
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'is required for an exec probe' });
+    }
+  });
+
+export const healthchecks = z
+  .object({ startup: probe.optional(), readiness: probe.optional(), liveness: probe.optional() })
+  .strict();
+
+const processSpec = z
+  .object({
+    command: z.string().min(1).max(4096).optional(),
+    replicas: nonNegativeInt(1000).optional(),
+    resources: z
+      .object({
+        cpu: cpuQuantity.optional(),
+        memory: quantity.optional(),
+        cpuLimit: cpuQuantity.optional(),
+        memoryLimit: quantity.optional(),
+      })
+      .strict()
+      .optional(),
+    healthchecks: healthchecks.optional(),
+  })
+  .strict();
+
+const cronTask = z
+  .object({
+    command: z.string().min(1).max(4096),
+    schedule: cronSchedule,
+    concurrencyPolicy: z.enum(['Allow', 'Forbid', 'Replace']).default('Forbid'),
+    suspend: z.boolean().default(false),
+  })
+  .strict();
+
+export const deployPayload = z
+  .object({
+    app: appName,
+    image: imageRef,
+    source: z
+      .object({
+        sha: gitSha,
+        ref: z.string().min(1).max(1024),
+        pusher: z.string().min(1).max(256),
+      })
+      .strict()
+      .optional(),
+    /** Procfile / app.json derived process types; absent keeps the app's current processes. */
+    processes: z.record(processType, processSpec).optional(),
+    cron: z.array(cronTask).max(100, 'must have at most 100 cron tasks').optional(),
+    /** Registry credentials for `pull-secret-{app}`; the password is sealed. */
+    registry: z
+      .object({
+        server: z.string().min(1).max(253),
+        username: z.string().min(1).max(256),
+        password: sealedValue,
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+export type DeployPayload = z.infer<typeof deployPayload>;
+
+export const deployContract = defineContract<DeployPayload>({
+  type: 'deploy',
+  summary: 'Deploy an image: config, pull-secret, storage and app releases, in that order',
+  payload: deployPayload,
+  lane: (p) => ({ kind: 'app', name: p.app }),
+  supersedeKey: 'deploy',
+  app: (p) => p.app,
+  describe: (p) =>
+    `deploy ${p.app} ${p.image}${p.source ? ` (${p.source.ref}@${p.source.sha.slice(0, 7)} by ${p.source.pusher})` : ''}`,
+});

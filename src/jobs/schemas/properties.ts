@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { defineContract } from '../contract.ts';
+import { appName, namespaceName } from './common.ts';
+
+const QUALIFIED_NAME =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+const labelKey = z
+  .string()
+  .max(317, 'must be at most 253 characters of prefix, "/", and 63 of name')
+  .regex(QUALIFIED_NAME, 'must be a qualified name such as team or example.com/team')
+  .refine((k) => (k.split('/').pop() ?? '').length <= 63, 'name part must be at most 63 characters');
+
+const labels = z.record(
+  labelKey,
+  z
+    .string()
+    .max(63, 'label values must be at most 63 characters')
+    .regex(LABEL_VALUE, 'label values must be alphanumeric with "-", "_", "." inside'),
+);
+const annotations = z
+  .record(labelKey, z.string())
+  .refine(
+    (a) => Object.entries(a).reduce((n, [k, v]) => n + k.length + v.length, 0) <= 256 * 1024,
+    'annotations must total at most 256 KiB',
+  );
+
+/** App properties (Dokku's `scheduler-k3s:set`). `null` resets a property to its default. */
+export const propertyValues = z
+  .object({
+    namespace: namespaceName.nullable(),
+    deployTimeoutSeconds: z.number().int().min(1).max(3600).nullable(),
+    rollbackOnFailure: z.boolean().nullable(),
+    imagePullSecrets: z
+      .string()
+      .max(253)
+      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a Secret name')
+      .nullable(),
+    ingressClass: z.enum(['nginx', 'traefik']).nullable(),
+    tlsIssuer: z
+      .string()
+      .max(253)
+      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a cert-manager issuer name')
+      .nullable(),
+    tlsIssuerKind: z.enum(['Issuer', 'ClusterIssuer']).nullable(),
+    labels: labels.nullable(),
+    annotations: annotations.nullable(),
+  })
+  .partial()
+  .strict();
+
+export type PropertyValues = z.infer<typeof propertyValues>;
+
+export const propertiesPayload = z
+  .object({
+    app: appName,
+    set: propertyValues.refine((s) => Object.keys(s).length > 0, 'set at least one property'),
+  })
+  .strict();
+
+export type PropertiesPayload = z.infer<typeof propertiesPayload>;
+
+/**
+ * Property names as typed on the command line (`properties:set APP deploy-timeout 600`) and how a
+ * string becomes the payload value. Validation of the value itself stays in `propertyValues`.
+ */
+export const PROPERTY_NAMES = {
+  namespace: { field: 'namespace', parse: (v: string) => v },
+  'deploy-timeout': {
+    field: 'deployTimeoutSeconds',
+    parse: (v: string) => (/^\d+$/.test(v) ? Number(v) : v),
+  },
+  'rollback-on-failure': {
+    field: 'rollbackOnFailure',
+    parse: (v: string) => (v === 'true' ? true : v === 'false' ? false : v),
+  },
+  'image-pull-secrets': { field: 'imagePullSecrets', parse: (v: string) => v },
+  'ingress-class': { field: 'ingressClass', parse: (v: string) => v },
+  'tls-issuer': { field: 'tlsIssuer', parse: (v: string) => v },
+  'tls-issuer-kind': { field: 'tlsIssuerKind', parse: (v: string) => v },
+  labels: { field: 'labels', parse: parseJsonObject },
+  annotations: { field: 'annotations', parse: parseJsonObject },
+} as const satisfies Record<string, { field: keyof PropertyValues; parse: (v: string) => unknown }>;
+
+export type PropertyName = keyof typeof PROPERTY_NAMES;
+
+function parseJsonObject(v: string): unknown {
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
+
+export const propertiesContract = defineContract<PropertiesPayload>({
+  type: 'properties',
+  summary: 'Set or reset app properties (namespace, deploy timeout, rollback on failure…)',
+  payload: propertiesPayload,
+  lane: (p) => ({ kind: 'app', name: p.app }),
+  app: (p) => p.app,
+  describe: (p) => `properties ${p.app} ${Object.keys(p.set).join(',')}`,
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { defineContract } from '../contract.ts';
+import { appName } from './common.ts';
+
+export const prunePayload = z.object({ app: appName.optional() }).strict();
+
+export type PrunePayload = z.infer<typeof prunePayload>;
+
+export const pruneContract = defineContract<PrunePayload>({
+  type: 'prune',
+  summary: 'Remove leaked pull secrets, history over the limit, orphan chunks and finished run Jobs',
+  payload: prunePayload,
+  lane: (p) => (p.app ? { kind: 'app', name: p.app } : { kind: 'fleet' }),
+  app: (p) => p.app,
+  describe: (p) => (p.app ? `prune ${p.app}` : 'prune (all apps)'),
+});

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { defineContract } from '../contract.ts';
+
+export const syncPayload = z.object({}).strict();
+
+export type SyncPayload = z.infer<typeof syncPayload>;
+
+export const syncContract = defineContract<SyncPayload>({
+  type: 'sync',
+  summary: 'Scheduled: enqueue a reconcile for every known app',
+  payload: syncPayload,
+  lane: () => ({ kind: 'fleet' }),
+  app: () => undefined,
+  describe: () => 'sync',
+});

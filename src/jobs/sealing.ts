@@ -1,0 +1,101 @@
+/**
+ * Sealing of secret-bearing payload fields (config values, registry passwords, run env).
+ *
+ * AES-256-GCM under a key derived with scrypt from the fleet passphrase (LONGSHORE_SECRET). Every
+ * value is bound to its place with GCM's associated data (`config:APP:KEY`), so a sealed value
+ * cannot be moved to another key or app inside a payload. The envelope names the key id, so a
+ * worker holding a different passphrase says so instead of reporting a corrupt value.
+ *
+ * Format (text, fits in JSON): `lss1.<key id: 8 hex>.<iv: base64url>.<ciphertext: base64url>.<tag: base64url>`
+ */
+import { createCipheriv, createDecipheriv, createHash, randomBytes, scryptSync } from 'node:crypto';
+import { z } from 'zod';
+import { SealingError } from '../core/errors.ts';
+
+const VERSION = 'lss1';
+const SALT = 'longshore/sealing/v1';
+const SEALED = /^lss1\.([0-9a-f]{8})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]{22})$/;
+
+export const sealedValue = z
+  .string()
+  .regex(
+    SEALED,
+    'must be a value sealed with the fleet key (lss1.…); producers seal values before enqueueing',
+  );
+
+export type SealedValue = z.infer<typeof sealedValue>;
+
+export function isSealed(value: string): boolean {
+  return SEALED.test(value);
+}
+
+const keyCache = new Map<string, { key: Buffer; keyId: string }>();
+
+function deriveKey(passphrase: string): { key: Buffer; keyId: string } {
+  const cached = keyCache.get(passphrase);
+  if (cached) return cached;
+  // scrypt makes a guessed passphrase expensive to test against a sealed value found in a dump.
+  const key = scryptSync(passphrase, SALT, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  const keyId = createHash('sha256').update(key).update('key-id').digest('hex').slice(0, 8);
+  const derived = { key, keyId };
+  keyCache.set(passphrase, derived);
+  return derived;
+}
+
+export class Sealer {
+  private readonly key: Buffer;
+  readonly keyId: string;
+
+  constructor(passphrase: string) {
+    const derived = deriveKey(passphrase);
+    this.key = derived.key;
+    this.keyId = derived.keyId;
+  }
+
+  /** Seals `plaintext` for the place named by `context` (e.g. `config:web:DATABASE_URL`). */
+  seal(plaintext: string, context: string): SealedValue {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    cipher.setAAD(Buffer.from(context, 'utf8'));
+    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+    const tag = cipher.getAuthTag();
+    return [VERSION, this.keyId, b64(iv), b64(ciphertext), b64(tag)].join('.');
+  }
+
+  /** Opens a sealed value; fails with a SealingError naming the cause (other key, tampering, wrong place). */
+  open(sealed: string, context: string): string {
+    const match = SEALED.exec(sealed);
+    if (!match) throw new SealingError(`${context}: not a sealed value`);
+    const [, keyId, iv, ciphertext, tag] = match as unknown as [string, string, string, string, string];
+    if (keyId !== this.keyId) {
+      throw new SealingError(
+        `${context}: sealed with another LONGSHORE_SECRET (key id ${keyId}, this process has ${this.keyId}); ` +
+          'producers and workers must share the same passphrase',
+      );
+    }
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
+      decipher.setAAD(Buffer.from(context, 'utf8'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([
+        decipher.update(Buffer.from(ciphertext, 'base64url')),
+        decipher.final(),
+      ]).toString('utf8');
+    } catch {
+      throw new SealingError(
+        `${context}: sealed value failed authentication (tampered, or sealed for another field)`,
+      );
+    }
+  }
+}
+
+function b64(buffer: Buffer): string {
+  return buffer.toString('base64url');
+}
+
+/** Places a sealed value may belong to; one function so producers and workers agree byte for byte. */
+export const sealContext = {
+  config: (app: string, key: string) => `config:${app}:${key}`,
+  registryPassword: (app: string) => `registry:${app}:password`,
+  runEnv: (app: string, key: string) => `run:${app}:${key}`,
+};

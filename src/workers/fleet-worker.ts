@@ -1,0 +1,175 @@
+/**
+ * One worker process of the fleet: a BullMQ Worker on the jobs queue running the JobRunner, a
+ * subscription for operator cancels, metrics and health endpoints, and graceful shutdown.
+ */
+import { hostname } from 'node:os';
+import { Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { type FleetConfig, requireSecret } from '../core/env.ts';
+import type { Logger } from '../core/logger.ts';
+import { createRedis, waitForRedis } from '../core/redis.ts';
+import { BACKOFF_STRATEGY, JobClient } from '../jobs/client.ts';
+import { KEY_PREFIX, keys, QUEUE_NAME } from '../jobs/keys.ts';
+import { LaneStore } from '../jobs/ordering/lane-store.ts';
+import { Sealer } from '../jobs/sealing.ts';
+import { backoffDelay, classifyError } from './failure.ts';
+import type { HandlerRegistry } from './handler-registry.ts';
+import { type HealthServer, startHealthServer } from './health-server.ts';
+import { JobRunner } from './job-runner.ts';
+import { WorkerMetrics } from './metrics.ts';
+
+export interface FleetWorkerOptions {
+  config: FleetConfig;
+  registry: HandlerRegistry;
+  logger: Logger;
+  /** Overrides LONGSHORE_CONCURRENCY. */
+  concurrency?: number;
+  /** Defaults to `{hostname}-{pid}`. */
+  name?: string;
+}
+
+/** How long after the shutdown deadline the process stops waiting for handlers that ignore their abort signal. */
+const HARD_STOP_GRACE_MS = 5_000;
+
+export class FleetWorker {
+  private shuttingDown = false;
+  private closed?: Promise<void>;
+
+  private constructor(
+    readonly name: string,
+    private readonly config: FleetConfig,
+    private readonly logger: Logger,
+    private readonly redis: Redis,
+    private readonly subscriber: Redis,
+    private readonly jobs: JobClient,
+    private readonly worker: Worker,
+    private readonly runner: JobRunner,
+    private readonly health: HealthServer | undefined,
+  ) {}
+
+  get healthPort(): number | undefined {
+    return this.health?.port;
+  }
+
+  static async start(options: FleetWorkerOptions): Promise<FleetWorker> {
+    const { config, logger, registry } = options;
+    const name = options.name ?? `${hostname()}-${process.pid}`;
+    const sealer = new Sealer(requireSecret(config));
+    const redis = createRedis(config.redisUrl, 'worker');
+    await waitForRedis(redis, config.redisUrl, 15_000);
+    const subscriber = redis.duplicate();
+    const jobs = new JobClient(redis, { attempts: config.jobAttempts, backoffMs: config.backoffMs });
+    const metrics = new WorkerMetrics(jobs.queue, redis);
+    const runner = new JobRunner({
+      lanes: new LaneStore(redis),
+      registry,
+      services: { config, redis, jobs, sealer },
+      queue: jobs.queue,
+      redis,
+      logger,
+      metrics,
+      workerName: name,
+      reservationGraceMs: config.reservationGraceMs,
+    });
+
+    const worker = new Worker(QUEUE_NAME, runner.process, {
+      connection: redis,
+      prefix: KEY_PREFIX,
+      name,
+      concurrency: options.concurrency ?? config.concurrency,
+      lockDuration: config.lockDurationMs,
+      stalledInterval: config.stalledIntervalMs,
+      // A job whose worker died is handed to another twice before it is failed as stuck.
+      maxStalledCount: 2,
+      autorun: false,
+      settings: {
+        backoffStrategy: (attemptsMade, type, err, job) => {
+          if (type !== BACKOFF_STRATEGY) return 0;
+          const base = (job?.opts.backoff as { delay?: number } | undefined)?.delay ?? config.backoffMs;
+          return backoffDelay(attemptsMade, base, classifyError(err).retryAfterMs);
+        },
+      },
+    });
+    worker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
+    worker.on('stalled', (jobId) =>
+      logger.warn({ jobId }, 'job stalled (its worker stopped renewing the lock); moved back to wait'),
+    );
+    worker.on('lockRenewalFailed', (jobIds) => {
+      for (const id of jobIds) runner.abort(id, 'lock-lost', 'the job lock could not be renewed');
+    });
+
+    await subscriber.subscribe(keys.cancelChannel);
+    subscriber.on('message', (_channel, jobId: string) => {
+      if (runner.abort(jobId, 'cancel', 'cancelled by an operator'))
+        logger.warn({ jobId }, 'cancelling job on request');
+    });
+
+    const self: { current?: FleetWorker } = {};
+    const health =
+      config.metricsPort >= 0
+        ? await startHealthServer(
+            config.metricsHost,
+            config.metricsPort,
+            { ready: () => self.current?.readiness() ?? { ok: false, reason: 'starting' } },
+            metrics.registry,
+          )
+        : undefined;
+
+    const fleet = new FleetWorker(name, config, logger, redis, subscriber, jobs, worker, runner, health);
+    self.current = fleet;
+    void worker
+      .run()
+      .catch((err: Error) => logger.error({ err: err.message }, 'worker loop ended with an error'));
+    await worker.waitUntilReady();
+    logger.info(
+      { worker: name, concurrency: worker.concurrency, handlers: registry.types(), healthPort: health?.port },
+      'worker started',
+    );
+    return fleet;
+  }
+
+  readiness(): { ok: boolean; reason?: string } {
+    if (this.shuttingDown) return { ok: false, reason: 'shutting down' };
+    if (this.redis.status !== 'ready') return { ok: false, reason: `redis ${this.redis.status}` };
+    if (!this.worker.isRunning()) return { ok: false, reason: 'worker not running' };
+    return { ok: true };
+  }
+
+  /**
+   * Stops taking jobs and lets active ones finish. At the deadline, handlers still running are
+   * aborted and their jobs handed back to the queue (no attempt consumed) for another worker.
+   */
+  shutdown(deadlineMs = this.config.shutdownDeadlineMs): Promise<void> {
+    this.closed ??= this.doShutdown(deadlineMs);
+    return this.closed;
+  }
+
+  private async doShutdown(deadlineMs: number): Promise<void> {
+    this.shuttingDown = true;
+    this.logger.info({ active: this.runner.activeCount, deadlineMs }, 'shutting down: taking no new jobs');
+    const closing = this.worker.close();
+    const deadline = setTimeout(() => {
+      const aborted = this.runner.abortAll('shutdown', `worker ${this.name} is shutting down`);
+      if (aborted > 0) this.logger.warn({ aborted }, 'shutdown deadline reached: handing running jobs back');
+    }, deadlineMs);
+    let hardStop: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<'gave-up'>((resolve) => {
+      hardStop = setTimeout(() => resolve('gave-up'), deadlineMs + HARD_STOP_GRACE_MS);
+    });
+    const outcome = await Promise.race([closing.then(() => 'closed' as const), gaveUp]);
+    clearTimeout(deadline);
+    clearTimeout(hardStop);
+    if (outcome === 'gave-up') {
+      this.logger.error(
+        { active: this.runner.activeCount },
+        'handlers ignored the abort; leaving their jobs to stall recovery',
+      );
+    }
+    await this.subscriber.quit().catch(() => undefined);
+    await this.jobs.close().catch(() => undefined);
+    if (outcome === 'gave-up') this.redis.disconnect();
+    else await this.redis.quit().catch(() => undefined);
+    await this.health?.close();
+    this.logger.info('worker stopped');
+  }
+}
