@@ -85,3 +85,8 @@ export class MissingHandlerError extends LongshoreError {
 export class CancelledError extends LongshoreError {
   readonly code = 'CANCELLED';
 }
+
+/** Waiting on a job (`--wait --timeout`) gave up before the job ended; the job itself goes on. */
+export class WaitTimeoutError extends LongshoreError {
+  readonly code = 'WAIT_TIMEOUT';
+}

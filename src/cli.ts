@@ -1,0 +1,104 @@
+/**
+ * The `longshore` command: producer commands (enqueue, ops), the worker process and the dev stack.
+ * This file only composes; each command lives with its layer.
+ */
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { runDev } from './dev/dev.ts';
+import { registerApps } from './producers/cli/commands/apps.ts';
+import { registerConfig } from './producers/cli/commands/config.ts';
+import { registerDeploy } from './producers/cli/commands/deploy.ts';
+import { registerDomains } from './producers/cli/commands/domains.ts';
+import { registerJobs } from './producers/cli/commands/jobs.ts';
+import { registerProperties } from './producers/cli/commands/properties.ts';
+import { registerPrune } from './producers/cli/commands/prune.ts';
+import { registerPs } from './producers/cli/commands/ps.ts';
+import { registerRun } from './producers/cli/commands/run.ts';
+import { registerStorage } from './producers/cli/commands/storage.ts';
+import { EXIT } from './producers/cli/exit-codes.ts';
+import { action } from './producers/cli/runtime.ts';
+import { runWorkerProcess } from './workers/main.ts';
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+export function buildProgram(): Command {
+  const program = new Command('longshore')
+    .description(
+      'A queue-driven deploy fleet for Kubernetes. Configuration comes from the environment (see README).',
+    )
+    .version(version())
+    .showHelpAfterError()
+    .enablePositionalOptions();
+
+  registerDeploy(program);
+  registerConfig(program);
+  registerPs(program);
+  registerDomains(program);
+  registerProperties(program);
+  registerApps(program);
+  registerPrune(program);
+  registerStorage(program);
+  registerRun(program);
+  registerJobs(program);
+
+  program
+    .command('worker')
+    .description('Run a worker process of the fleet until SIGTERM/SIGINT')
+    .option('--concurrency <n>', 'jobs run at once by this process (default LONGSHORE_CONCURRENCY, 4)')
+    .action(
+      action(async (options: { concurrency?: string }) => {
+        const concurrency = options.concurrency === undefined ? undefined : Number(options.concurrency);
+        if (
+          concurrency !== undefined &&
+          (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+        ) {
+          process.stderr.write('error: --concurrency must be a whole number from 1 to 64\n');
+          return EXIT.invalid;
+        }
+        await runWorkerProcess(concurrency ? { concurrency } : {});
+        // The process now lives until a signal; the worker's own handlers exit it.
+        await new Promise(() => undefined);
+        return EXIT.ok;
+      }),
+    );
+
+  program
+    .command('dev')
+    .description(
+      'Run the fleet locally on embedded defaults (private Redis under .longshore/); what `npm start` runs',
+    )
+    .option('--state-dir <dir>', 'where local state is kept', '.longshore')
+    .action(
+      action(async (options: { stateDir: string }) => {
+        await runDev({ stateDir: options.stateDir });
+        await new Promise(() => undefined);
+        return EXIT.ok;
+      }),
+    );
+
+  // Commander's own usage errors (unknown option, missing argument) are invalid input: exit 2.
+  program.exitOverride();
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      const helpOrVersion = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(
+        err.code,
+      );
+      process.exitCode = helpOrVersion ? EXIT.ok : EXIT.invalid;
+      return;
+    }
+    throw err;
+  }
+}

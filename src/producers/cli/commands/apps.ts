@@ -1,0 +1,101 @@
+import type { Command } from 'commander';
+import { InvalidInputError, NotFoundError } from '../../../core/errors.ts';
+import { laneId } from '../../../jobs/lane.ts';
+import { appName } from '../../../jobs/schemas/common.ts';
+import { listLaneStatuses, readLaneStatus } from '../../../jobs/status.ts';
+import { issuesOf } from '../../../jobs/validate.ts';
+import { EXIT } from '../exit-codes.ts';
+import { ago, createOutput, table } from '../output.ts';
+import { action, type CommonOptions, submit, withClient } from '../runtime.ts';
+import { withSubmitOptions } from './common.ts';
+
+export function registerApps(program: Command): void {
+  withSubmitOptions(
+    program
+      .command('apps:rename')
+      .description('Rename an app (resumable: install under the new name, then remove the old releases)')
+      .argument('<app>', 'current name')
+      .argument('<new-name>', 'new name'),
+  ).action(
+    action(async (app: string, newName: string, options: CommonOptions) =>
+      submit('rename', { app, newName }, options),
+    ),
+  );
+
+  withSubmitOptions(
+    program
+      .command('apps:destroy')
+      .description('Uninstall every release of an app and delete its record')
+      .argument('<app>', 'app name')
+      .option('--force', 'confirm: destroying an app cannot be undone'),
+  ).action(
+    action(async (app: string, options: CommonOptions & { force?: boolean }) => {
+      if (!options.force) {
+        throw new InvalidInputError([
+          { path: '--force', message: `destroying ${app} cannot be undone; pass --force to confirm` },
+        ]);
+      }
+      return submit('destroy', { app }, options);
+    }),
+  );
+
+  program
+    .command('apps:list')
+    .description('Apps known to the fleet, from the status projection workers keep in Redis')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (options: { json?: boolean }) => {
+        const output = createOutput(Boolean(options.json));
+        const apps = await withClient((_client, redis) => listLaneStatuses(redis, 'app'));
+        if (output.json) {
+          output.data(apps);
+          return EXIT.ok;
+        }
+        if (apps.length === 0) {
+          output.out('no apps yet (deploy one: longshore deploy APP --image IMAGE)');
+          return EXIT.ok;
+        }
+        output.out(
+          table(
+            ['APP', 'LAST JOB', 'OUTCOME', 'REVISION', 'IMAGE', 'PENDING', 'RUNNING', 'UPDATED'],
+            apps.map((a) => [
+              a.name ?? a.lane,
+              a.lastJobId ? `${a.lastType} ${a.lastJobId}` : '-',
+              a.lastOutcome ?? '-',
+              a.revision !== undefined ? String(a.revision) : '-',
+              a.image ?? '-',
+              String(a.pending),
+              a.activeJobId ?? '-',
+              ago(a.updatedAt),
+            ]),
+          ),
+        );
+        return EXIT.ok;
+      }),
+    );
+
+  program
+    .command('apps:status')
+    .description("An app's status from the projection: last job, outcome, revision, image, running job")
+    .argument('<app>', 'app name')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (app: string, options: { json?: boolean }) => {
+        const valid = appName.safeParse(app);
+        if (!valid.success)
+          throw new InvalidInputError(issuesOf(valid.error).map((i) => ({ ...i, path: 'app' })));
+        const output = createOutput(Boolean(options.json));
+        const status = await withClient((_client, redis) =>
+          readLaneStatus(redis, laneId({ kind: 'app', name: app })),
+        );
+        if (!status) throw new NotFoundError(`no app ${app} known to the fleet`);
+        if (output.json) output.data(status);
+        else {
+          for (const [key, value] of Object.entries(status)) {
+            if (value !== '' && value !== undefined) output.out(`${key.padEnd(18)} ${value}`);
+          }
+        }
+        return EXIT.ok;
+      }),
+    );
+}

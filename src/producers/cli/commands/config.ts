@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { sealConfigSet } from '../../../jobs/sealed-input.ts';
+import { action, type CommonOptions, parseAssignments, sealer, submit } from '../runtime.ts';
+import { withSubmitOptions } from './common.ts';
+
+interface ConfigOptions extends CommonOptions {
+  restart: boolean;
+}
+
+export function registerConfig(program: Command): void {
+  withSubmitOptions(
+    program
+      .command('config:set')
+      .description('Set environment variables (values are sealed before they reach Redis)')
+      .argument('<app>', 'app name')
+      .argument('<assignments...>', 'KEY=VALUE pairs')
+      .option('--no-restart', 'do not roll the pods (they see the values on their next restart)'),
+  ).action(
+    action(async (app: string, assignments: string[], options: ConfigOptions) => {
+      const plain = parseAssignments(assignments, 'set');
+      return submit(
+        'config',
+        { app, set: sealConfigSet(sealer(), app, plain), unset: [], restart: options.restart },
+        options,
+      );
+    }),
+  );
+
+  withSubmitOptions(
+    program
+      .command('config:unset')
+      .description('Unset environment variables')
+      .argument('<app>', 'app name')
+      .argument('<keys...>', 'variable names')
+      .option('--no-restart', 'do not roll the pods'),
+  ).action(
+    action(async (app: string, keys: string[], options: ConfigOptions) =>
+      submit('config', { app, set: {}, unset: keys, restart: options.restart }, options),
+    ),
+  );
+}

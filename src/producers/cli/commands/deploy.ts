@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { InvalidInputError } from '../../../core/errors.ts';
+import { sealContext } from '../../../jobs/sealing.ts';
+import { parseAppJson } from '../../sources/app-json.ts';
+import { parseProcfile } from '../../sources/procfile.ts';
+import { action, type CommonOptions, sealer, submit } from '../runtime.ts';
+import { withSubmitOptions } from './common.ts';
+
+interface DeployOptions extends CommonOptions {
+  image?: string;
+  sha?: string;
+  ref?: string;
+  pusher?: string;
+  procfile?: string;
+  appJson?: string;
+  registryServer?: string;
+  registryUsername?: string;
+  registryPasswordStdin?: boolean;
+}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new InvalidInputError([
+      {
+        path: what,
+        message: `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      },
+    ]);
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
+
+/** Builds the deploy payload from flags and files; exported for the git hook, which deploys the same way. */
+export async function deployPayloadFrom(
+  app: string,
+  options: DeployOptions,
+): Promise<Record<string, unknown>> {
+  const payload: Record<string, unknown> = { app, image: options.image };
+  if (options.sha || options.ref || options.pusher) {
+    payload.source = {
+      sha: options.sha,
+      ref: options.ref ?? 'refs/heads/main',
+      pusher: options.pusher ?? 'unknown',
+    };
+  }
+  const processes: Record<string, Record<string, unknown>> = {};
+  if (options.procfile) {
+    for (const [type, spec] of Object.entries(
+      parseProcfile(readText(options.procfile, '--procfile'), options.procfile),
+    )) {
+      processes[type] = { ...spec };
+    }
+  }
+  if (options.appJson) {
+    const parts = parseAppJson(readText(options.appJson, '--app-json'), options.appJson);
+    for (const [type, replicas] of Object.entries(parts.replicas))
+      processes[type] = { ...processes[type], replicas };
+    for (const [type, healthchecks] of Object.entries(parts.healthchecks))
+      processes[type] = { ...processes[type], healthchecks };
+    if (parts.cron.length > 0) payload.cron = parts.cron;
+  }
+  if (Object.keys(processes).length > 0) payload.processes = processes;
+  if (options.registryServer || options.registryUsername || options.registryPasswordStdin) {
+    if (!options.registryPasswordStdin) {
+      throw new InvalidInputError([
+        {
+          path: 'registry.password',
+          message: 'pass the registry password on stdin with --registry-password-stdin',
+        },
+      ]);
+    }
+    const password = await readStdin();
+    if (!password) throw new InvalidInputError([{ path: 'registry.password', message: 'stdin was empty' }]);
+    payload.registry = {
+      server: options.registryServer,
+      username: options.registryUsername,
+      password: sealer().seal(password, sealContext.registryPassword(app)),
+    };
+  }
+  return payload;
+}
+
+export function registerDeploy(program: Command): void {
+  withSubmitOptions(
+    program
+      .command('deploy')
+      .description('Deploy an image to an app (config, pull-secret, storage and app releases)')
+      .argument('<app>', 'app name')
+      .option('--image <ref>', 'image reference, e.g. ghcr.io/team/web:1.4 or …@sha256:…')
+      .option('--sha <commit>', 'git commit id the image was built from')
+      .option('--ref <ref>', 'git ref that was pushed')
+      .option('--pusher <name>', 'who pushed')
+      .option('--procfile <file>', 'Procfile with the process types to run')
+      .option('--app-json <file>', 'app.json with formation, cron and healthchecks')
+      .option('--registry-server <host>', 'registry for pull-secret-{app}')
+      .option('--registry-username <user>', 'registry user')
+      .option(
+        '--registry-password-stdin',
+        'read the registry password from stdin (it is sealed before enqueueing)',
+      ),
+  ).action(
+    action(async (app: string, options: DeployOptions) =>
+      submit('deploy', await deployPayloadFrom(app, options), options),
+    ),
+  );
+}

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { InvalidInputError } from '../../../core/errors.ts';
+import { action, type CommonOptions, parseAssignments, submit } from '../runtime.ts';
+import { withSubmitOptions } from './common.ts';
+
+export function registerPs(program: Command): void {
+  withSubmitOptions(
+    program
+      .command('ps:scale')
+      .description('Set replica counts of process types')
+      .argument('<app>', 'app name')
+      .argument('<counts...>', 'TYPE=COUNT pairs, e.g. web=2 worker=1'),
+  ).action(
+    action(async (app: string, counts: string[], options: CommonOptions) => {
+      const processes: Record<string, number> = {};
+      for (const [type, count] of Object.entries(parseAssignments(counts, 'processes'))) {
+        if (!/^\d+$/.test(count)) {
+          throw new InvalidInputError([
+            { path: `processes.${type}`, message: `"${count}" is not a whole number` },
+          ]);
+        }
+        processes[type] = Number(count);
+      }
+      return submit('scale', { app, processes }, options);
+    }),
+  );
+}

@@ -1,0 +1,166 @@
+/**
+ * What every CLI command shares: configuration, a producer connection, enqueue-then-wait, and the
+ * mapping of errors to exit codes (2 for input a person must fix, 1 for everything else).
+ */
+import { hostname, userInfo } from 'node:os';
+import type { Redis } from 'ioredis';
+import { type FleetConfig, loadFleetConfig, requireSecret } from '../../core/env.ts';
+import {
+  ConfigError,
+  InvalidInputError,
+  LongshoreError,
+  NotFoundError,
+  RefusedError,
+} from '../../core/errors.ts';
+import { createRedis, waitForRedis } from '../../core/redis.ts';
+import { JobClient } from '../../jobs/client.ts';
+import { Sealer } from '../../jobs/sealing.ts';
+import { validateJob } from '../../jobs/validate.ts';
+import { waitForJob } from '../ops/jobs-ops.ts';
+import { EXIT } from './exit-codes.ts';
+import { createOutput, type Output } from './output.ts';
+
+export interface CommonOptions {
+  json?: boolean;
+  wait?: boolean;
+  /** Seconds to wait with --wait before giving up (the job goes on). */
+  timeout?: string;
+}
+
+export function config(): FleetConfig {
+  return loadFleetConfig();
+}
+
+export function sealer(): Sealer {
+  return new Sealer(requireSecret(config()));
+}
+
+export function enqueuedBy(): string {
+  let user = 'unknown';
+  try {
+    user = userInfo().username;
+  } catch {
+    // no passwd entry (containers): keep "unknown"
+  }
+  return `cli:${user}@${hostname()}`;
+}
+
+/** Opens a producer connection for the duration of `fn`. */
+export async function withClient<T>(fn: (client: JobClient, redis: Redis) => Promise<T>): Promise<T> {
+  const cfg = config();
+  const redis = createRedis(cfg.redisUrl, 'producer');
+  redis.on('error', () => undefined);
+  const client = new JobClient(redis, { attempts: cfg.jobAttempts, backoffMs: cfg.backoffMs });
+  try {
+    await waitForRedis(redis, cfg.redisUrl);
+    return await fn(client, redis);
+  } finally {
+    await client.close().catch(() => undefined);
+    redis.disconnect();
+  }
+}
+
+function timeoutMs(options: CommonOptions): number | undefined {
+  if (options.timeout === undefined) return undefined;
+  if (!/^\d+$/.test(options.timeout) || Number(options.timeout) < 1) {
+    throw new InvalidInputError([
+      { path: '--timeout', message: 'must be a whole number of seconds, at least 1' },
+    ]);
+  }
+  return Number(options.timeout) * 1000;
+}
+
+/**
+ * Validates, enqueues and (with --wait) follows a job. Validation runs before connecting, so bad
+ * input is refused with exit code 2 even when Redis is down.
+ */
+export async function submit(type: string, payload: unknown, options: CommonOptions): Promise<number> {
+  const output = createOutput(Boolean(options.json));
+  validateJob(type, payload);
+  const wait = timeoutMs(options);
+  return withClient(async (client) => {
+    const job = await client.enqueue(type, payload, enqueuedBy());
+    const where = job.lane ? ` in lane ${job.lane} at position ${job.seq}` : '';
+    output.info(`enqueued ${type} job ${job.id}${where}`);
+    if (!options.wait) {
+      if (output.json) output.data({ job });
+      return EXIT.ok;
+    }
+    output.info('waiting for it to finish (Ctrl-C stops waiting; the job stays queued)');
+    const final = await waitForJob(
+      client,
+      job.id,
+      {
+        onLog: (line) => output.info(`  ${line}`),
+        onProgress: (progress) => output.info(`  [progress] ${formatProgress(progress)}`),
+        onState: (state) => output.info(`  [${state}]`),
+        onFollow: (from, to) =>
+          output.info(`${from} was superseded by ${to}, a newer job of the same app; following it`),
+      },
+      wait !== undefined ? { timeoutMs: wait } : {},
+    );
+    if (output.json) output.data({ job, ...final });
+    if (final.state === 'completed') {
+      const summary = (final.result as { summary?: string } | undefined)?.summary;
+      output.info(`${final.id} completed${summary ? `: ${summary}` : ''}`);
+      return EXIT.ok;
+    }
+    output.error(`${final.id} failed: ${final.failedReason}`);
+    return EXIT.failed;
+  });
+}
+
+function formatProgress(progress: unknown): string {
+  if (progress && typeof progress === 'object') {
+    const p = progress as { step?: string; message?: string; percent?: number };
+    return [p.step, p.message, p.percent !== undefined ? `${p.percent}%` : undefined]
+      .filter(Boolean)
+      .join(' — ');
+  }
+  return String(progress);
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (
+    err instanceof InvalidInputError ||
+    err instanceof ConfigError ||
+    err instanceof RefusedError ||
+    err instanceof NotFoundError
+  ) {
+    return EXIT.invalid;
+  }
+  return EXIT.failed;
+}
+
+/** Wraps a command action: sets the exit code and prints errors as one readable line. */
+export function action<A extends unknown[]>(
+  fn: (...args: A) => Promise<number | undefined>,
+): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    try {
+      process.exitCode = (await fn(...args)) ?? EXIT.ok;
+    } catch (err) {
+      const message = err instanceof LongshoreError || err instanceof Error ? err.message : String(err);
+      process.stderr.write(`error: ${message}\n`);
+      process.exitCode = exitCodeFor(err);
+    }
+  };
+}
+
+/** Parses `KEY=VALUE` words (values may contain "="). */
+export function parseAssignments(words: string[], field: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  const issues: { path: string; message: string }[] = [];
+  for (const word of words) {
+    const eq = word.indexOf('=');
+    if (eq <= 0) {
+      issues.push({ path: field, message: `"${word}" is not KEY=VALUE` });
+      continue;
+    }
+    result[word.slice(0, eq)] = word.slice(eq + 1);
+  }
+  if (issues.length > 0) throw new InvalidInputError(issues);
+  return result;
+}
+
+export type { Output };
