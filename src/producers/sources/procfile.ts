@@ -2,31 +2,28 @@
  * Procfile parsing (`type: command` per line), as Dokku and Heroku read it. Pure: text in,
  * process map out, with line numbers in errors.
  */
-import { InvalidInputError } from '../../core/errors.ts';
+import { type FieldIssue, InvalidInputError } from '../../core/errors.ts';
 import { processType } from '../../jobs/schemas/common.ts';
 
 export function parseProcfile(text: string, source = 'Procfile'): Record<string, { command: string }> {
   const processes: Record<string, { command: string }> = {};
-  const issues: { path: string; message: string }[] = [];
-  text.split(/\r?\n/).forEach((raw, index) => {
+  const issues: FieldIssue[] = [];
+  for (const [index, raw] of text.split(/\r?\n/).entries()) {
     const line = raw.trim();
-    if (!line || line.startsWith('#')) return;
+    if (!line || line.startsWith('#')) continue;
+    const issue = (message: string) => issues.push({ path: `${source}:${index + 1}`, message });
     const match = /^([^:\s]+)\s*:\s*(.*)$/.exec(line);
-    const where = `${source}:${index + 1}`;
-    if (!match) return issues.push({ path: where, message: 'expected "type: command"' });
+    if (!match) {
+      issue('expected "type: command"');
+      continue;
+    }
     const [, type, command] = match as unknown as [string, string, string];
     const valid = processType.safeParse(type);
-    if (!valid.success)
-      return issues.push({
-        path: where,
-        message: `process type "${type}" ${valid.error.issues[0]?.message}`,
-      });
-    if (!command.trim())
-      return issues.push({ path: where, message: `process type "${type}" has no command` });
-    if (processes[type])
-      return issues.push({ path: where, message: `process type "${type}" is defined twice` });
-    processes[type] = { command: command.trim() };
-  });
+    if (!valid.success) issue(`process type "${type}" ${valid.error.issues[0]?.message}`);
+    else if (!command.trim()) issue(`process type "${type}" has no command`);
+    else if (processes[type]) issue(`process type "${type}" is defined twice`);
+    else processes[type] = { command: command.trim() };
+  }
   if (issues.length > 0) throw new InvalidInputError(issues, source);
   return processes;
 }
