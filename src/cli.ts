@@ -49,7 +49,7 @@ export function buildProgram(): Command {
   program
     .command('worker')
     .description('Run a worker process of the fleet until SIGTERM/SIGINT')
-    .option('--concurrency <n>', 'jobs run at once by this process (default LONGSHORE_CONCURRENCY, 4)')
+    .option('--concurrency <n>', 'jobs run at once by this process (default LONGSHORE_CONCURRENCY, 8)')
     .action(
       action(async (options: { concurrency?: string }) => {
         const concurrency = options.concurrency === undefined ? undefined : Number(options.concurrency);

@@ -40,7 +40,7 @@ const schema = z.object({
     .max(63)
     .regex(DNS1123_LABEL, 'expected a DNS-1123 label (lowercase letters, digits, "-")')
     .default('longshore-system'),
-  LONGSHORE_CONCURRENCY: integer(1, 64, 4),
+  LONGSHORE_CONCURRENCY: integer(1, 64, 8),
   LONGSHORE_SHUTDOWN_DEADLINE_MS: integer(0, 3_600_000, 25_000),
   LONGSHORE_METRICS_PORT: integer(0, 65_535, 9464),
   LONGSHORE_METRICS_HOST: z.string().trim().min(1).default('0.0.0.0'),

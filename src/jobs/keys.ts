@@ -5,8 +5,19 @@
 export const KEY_PREFIX = '{longshore}';
 export const QUEUE_NAME = 'jobs';
 
-/** Kept with the job's retention: attempt history, step ledger and done markers outlive the job a little. */
+/** The step ledger outlives its job's retention a little (failed jobs are kept 30 days). */
 export const JOB_RECORD_TTL_SECONDS = 31 * 24 * 3600;
+
+/**
+ * Fields longshore adds to BullMQ's job hash (`{longshore}:jobs:<id>`), so they live and expire
+ * with the job: `lsDone` (the outcome, answering duplicate deliveries), `lsAN` (number of attempts)
+ * and `lsA:<n>` (one record per attempt).
+ */
+export const JOB_FIELDS = {
+  done: 'lsDone',
+  attemptCount: 'lsAN',
+  attemptPrefix: 'lsA:',
+} as const;
 
 const P = KEY_PREFIX;
 
@@ -20,16 +31,13 @@ export const keys = {
   laneReserved: (lane: string) => `${P}:lane:${lane}:reserved`,
   /** Newest job per supersede key (`deploy`), so older ones can be skipped. */
   laneLatest: (lane: string) => `${P}:lane:${lane}:latest`,
-  /** Lanes with pending jobs. */
-  lanes: `${P}:lanes`,
   /** Status projection of a lane (app, storage entry): last job, outcome, revision, timestamps. */
   status: (lane: string) => `${P}:status:${lane}`,
-  /** Lanes with a status projection, scored by last update (ms). */
-  statusIndex: `${P}:status:index`,
-  jobDone: (jobId: string) => `${P}:job:${jobId}:done`,
-  jobAttempts: (jobId: string) => `${P}:job:${jobId}:attempts`,
+  /** Lanes with a status projection. */
+  statusLanes: `${P}:status:lanes`,
+  /** BullMQ's hash of one job, which also holds longshore's JOB_FIELDS. */
+  job: (jobId: string) => `${P}:${QUEUE_NAME}:${jobId}`,
   jobSteps: (jobId: string) => `${P}:job:${jobId}:steps`,
   /** Pub/sub channel on which operators ask workers to cancel a running job. */
   cancelChannel: `${P}:cancel`,
-  jobPrefix: `${P}:job:`,
 };

@@ -1,6 +1,10 @@
 /**
  * The status projection: what workers record in Redis after every job, per lane (an app, a
  * storage entry, the fleet), so read commands never need cluster credentials.
+ *
+ * Stored per lane in `{longshore}:status:<lane>`: `last` (JSON: the last finished job), `success`
+ * (JSON: the last successful one), `revision` and `image` (as last reported by a success), and
+ * `updatedAt`. The running job is not stored: it is the lane's head when BullMQ has it active.
  */
 import type { Redis } from 'ioredis';
 import { keys } from './keys.ts';
@@ -8,15 +12,31 @@ import { type Lane, parseLaneId } from './lane.ts';
 
 export type JobOutcome = 'completed' | 'failed' | 'superseded';
 
+/** The `last` field. */
+export interface LastJobRecord {
+  jobId: string;
+  type: string;
+  outcome: JobOutcome;
+  error?: string;
+  finishedAt: number;
+}
+
+/** The `success` field. */
+export interface LastSuccessRecord {
+  jobId: string;
+  type: string;
+  seq: number;
+  at: number;
+}
+
 export interface LaneStatus {
   lane: string;
   kind: Lane['kind'];
   name?: string;
   /** Jobs of the lane not finished yet (queued, waiting their turn, retrying or running). */
   pending: number;
+  /** The lane's head when it is running. */
   activeJobId?: string;
-  activeType?: string;
-  activeSince?: number;
   lastJobId?: string;
   lastType?: string;
   lastOutcome?: JobOutcome;
@@ -33,61 +53,129 @@ export interface LaneStatus {
   updatedAt?: number;
 }
 
-const NUMBERS = new Set([
-  'activeSince',
-  'lastFinishedAt',
-  'lastSuccessSeq',
-  'lastSuccessAt',
-  'revision',
-  'updatedAt',
-]);
-
-function toStatus(lane: string, hash: Record<string, string>, pending: number): LaneStatus {
-  const parsed = parseLaneId(lane) ?? { kind: 'fleet' as const };
-  const status: Record<string, unknown> = {
-    lane,
-    kind: parsed.kind,
-    ...('name' in parsed ? { name: parsed.name } : {}),
-    pending,
-  };
-  for (const [field, value] of Object.entries(hash)) {
-    if (field === 'lane') continue;
-    status[field] = NUMBERS.has(field) ? Number(value) : value;
+function parse<T>(raw: string | undefined): T | undefined {
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return undefined;
   }
-  return status as unknown as LaneStatus;
 }
 
-export async function readLaneStatus(redis: Redis, lane: string): Promise<LaneStatus | undefined> {
-  const [hash, pending] = await Promise.all([
-    redis.hgetall(keys.status(lane)),
-    redis.zcard(keys.lanePending(lane)),
-  ]);
-  if (Object.keys(hash).length === 0 && pending === 0) return undefined;
-  return toStatus(lane, hash, pending);
+function toStatus(
+  lane: string,
+  hash: Record<string, string>,
+  pending: number,
+  active: string | undefined,
+): LaneStatus {
+  const parsed = parseLaneId(lane) ?? { kind: 'fleet' as const };
+  const last = parse<LastJobRecord>(hash.last);
+  const success = parse<LastSuccessRecord>(hash.success);
+  const status: LaneStatus = { lane, kind: parsed.kind, pending };
+  if ('name' in parsed) status.name = parsed.name;
+  if (active) status.activeJobId = active;
+  if (last) {
+    status.lastJobId = last.jobId;
+    status.lastType = last.type;
+    status.lastOutcome = last.outcome;
+    if (last.error) status.lastError = last.error;
+    status.lastFinishedAt = last.finishedAt;
+  }
+  if (success) {
+    status.lastSuccessJobId = success.jobId;
+    status.lastSuccessType = success.type;
+    status.lastSuccessSeq = success.seq;
+    status.lastSuccessAt = success.at;
+  }
+  if (hash.revision) status.revision = Number(hash.revision);
+  if (hash.image) status.image = hash.image;
+  if (hash.updatedAt) status.updatedAt = Number(hash.updatedAt);
+  return status;
 }
 
-/** Every lane with a projection (optionally one kind), most recently updated first. */
-export async function listLaneStatuses(redis: Redis, kind?: Lane['kind']): Promise<LaneStatus[]> {
-  const lanes = (await redis.zrevrange(keys.statusIndex, 0, -1)).filter(
-    (l) => !kind || parseLaneId(l)?.kind === kind,
-  );
+/** Reads several lanes in one round trip. */
+async function readLanes(redis: Redis, lanes: string[]): Promise<LaneStatus[]> {
   if (lanes.length === 0) return [];
   const pipeline = redis.pipeline();
   for (const lane of lanes) {
     pipeline.hgetall(keys.status(lane));
     pipeline.zcard(keys.lanePending(lane));
+    pipeline.zrange(keys.lanePending(lane), 0, 0);
   }
   const replies = (await pipeline.exec()) ?? [];
+  const heads = lanes.map((_, i) => ((replies[i * 3 + 2]?.[1] as string[]) ?? [])[0]);
+  // A head is running when BullMQ has it in its active list.
+  const activeCheck = redis.pipeline();
+  for (const head of heads) activeCheck.lpos(`${keys.bull}active`, head ?? '');
+  const active = (await activeCheck.exec()) ?? [];
   return lanes.map((lane, i) =>
     toStatus(
       lane,
-      (replies[i * 2]?.[1] as Record<string, string>) ?? {},
-      Number(replies[i * 2 + 1]?.[1] ?? 0),
+      (replies[i * 3]?.[1] as Record<string, string>) ?? {},
+      Number(replies[i * 3 + 1]?.[1] ?? 0),
+      active[i]?.[1] !== null && active[i]?.[1] !== undefined ? heads[i] : undefined,
     ),
   );
 }
 
+export async function readLaneStatus(redis: Redis, lane: string): Promise<LaneStatus | undefined> {
+  const [status] = await readLanes(redis, [lane]);
+  if (!status || (status.updatedAt === undefined && status.pending === 0)) return undefined;
+  return status;
+}
+
+/** Every lane with a projection (optionally one kind), most recently updated first. */
+export async function listLaneStatuses(redis: Redis, kind?: Lane['kind']): Promise<LaneStatus[]> {
+  const lanes = (await redis.smembers(keys.statusLanes)).filter(
+    (l) => !kind || parseLaneId(l)?.kind === kind,
+  );
+  const statuses = await readLanes(redis, lanes);
+  return statuses.sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || a.lane.localeCompare(b.lane));
+}
+
 /** Forget a lane's projection (after an app is destroyed or renamed). */
 export async function removeLaneStatus(redis: Redis, lane: string): Promise<void> {
-  await redis.multi().del(keys.status(lane)).zrem(keys.statusIndex, lane).exec();
+  await redis.multi().del(keys.status(lane)).srem(keys.statusLanes, lane).exec();
+}
+
+/** Projection fields a worker writes when a job of the lane completed. */
+export function statusOnSuccess(
+  job: { id: string; type: string; seq?: number },
+  now: number,
+  reported: { revision?: number; image?: string },
+): Record<string, string | number> {
+  return {
+    last: JSON.stringify({
+      jobId: job.id,
+      type: job.type,
+      outcome: 'completed',
+      finishedAt: now,
+    } satisfies LastJobRecord),
+    success: JSON.stringify({
+      jobId: job.id,
+      type: job.type,
+      seq: job.seq ?? 0,
+      at: now,
+    } satisfies LastSuccessRecord),
+    updatedAt: now,
+    ...(reported.revision !== undefined ? { revision: reported.revision } : {}),
+    ...(reported.image ? { image: reported.image } : {}),
+  };
+}
+
+/** Projection fields a worker writes when a job of the lane ended without completing. */
+export function statusOnEnd(
+  job: { id: string; type: string },
+  now: number,
+  outcome: 'failed' | 'superseded',
+  error?: string,
+): Record<string, string | number> {
+  const last: LastJobRecord = {
+    jobId: job.id,
+    type: job.type,
+    outcome,
+    finishedAt: now,
+    ...(error ? { error } : {}),
+  };
+  return { last: JSON.stringify(last), updatedAt: now };
 }

@@ -5,10 +5,10 @@
 import type { Redis } from 'ioredis';
 import type { FleetConfig } from '../core/env.ts';
 import type { Logger } from '../core/logger.ts';
+import type { AttemptRecord } from '../jobs/attempts.ts';
 import type { JobClient } from '../jobs/client.ts';
 import type { JobType } from '../jobs/contract.ts';
 import type { Sealer } from '../jobs/sealing.ts';
-import type { AttemptRecord } from './attempts.ts';
 
 export interface JobInfo {
   id: string;

@@ -18,18 +18,27 @@
  *               │no
  *               ▼
  *           finish as failed, leave the lane (later jobs of the app go on), promote next
+ *
+ * This path runs for every job, so it keeps round trips and allocations down:
+ *  - one script call to start; the finishing call is not awaited: it is written to the same Redis
+ *    connection just before BullMQ's own completion (or failure) command, so Redis runs it first,
+ *    in the same round trip, and a crash cannot record BullMQ's outcome without ours;
+ *  - no child loggers (bindings are passed per line, and disabled levels cost nothing);
+ *  - the processor takes no AbortSignal from BullMQ, which would allocate one per job: cancels
+ *    and shutdown reach handlers through the runner's own controller.
  */
 import { DelayedError, Job, type Queue, UnrecoverableError, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InvalidInputError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import { type AttemptRecord, parseAttempts, type StoredAttempt } from '../jobs/attempts.ts';
 import type { JobContract, JobType } from '../jobs/contract.ts';
-import { type JobEnvelope, jobEnvelope } from '../jobs/envelope.ts';
+import { jobEnvelope } from '../jobs/envelope.ts';
 import { JOB_RECORD_TTL_SECONDS, keys } from '../jobs/keys.ts';
 import { laneId } from '../jobs/lane.ts';
 import type { LaneStore } from '../jobs/ordering/lane-store.ts';
+import { statusOnEnd, statusOnSuccess } from '../jobs/status.ts';
 import { issuesOf, validateJob } from '../jobs/validate.ts';
-import { type AttemptRecord, parseAttempts, type StoredAttempt } from './attempts.ts';
 import { classifyError } from './failure.ts';
 import type { HandlerContext, HandlerResult, JobInfo, WorkerServices } from './handler.ts';
 import type { HandlerRegistry } from './handler-registry.ts';
@@ -53,7 +62,7 @@ export class JobAbort extends Error {
   }
 }
 
-/** What a job's done marker holds: a duplicate delivery answers from it instead of running again. */
+/** A job's done marker (`lsDone`): a duplicate delivery answers from it instead of running again. */
 interface DoneMarker {
   outcome: 'completed' | 'failed' | 'superseded';
   result?: unknown;
@@ -73,12 +82,33 @@ export interface JobRunnerDeps {
   reservationGraceMs: number;
 }
 
-interface Running {
-  controller: AbortController;
+/** Everything known about a job once it is this worker's turn to run it. */
+interface Turn {
+  info: JobInfo;
+  contract: JobContract<unknown>;
+  payload: unknown;
+  app: string | undefined;
+  previousAttempts: AttemptRecord[];
+  attemptStart: StoredAttempt;
+}
+
+/** Closing record of an attempt, by its number. */
+function attemptEnd(
+  turn: Turn,
+  outcome: StoredAttempt['outcome'],
+  error?: string,
+): { number: number; record: string } {
+  const record: StoredAttempt = {
+    ...turn.attemptStart,
+    endedAt: Date.now(),
+    ...(outcome ? { outcome } : {}),
+    ...(error ? { error } : {}),
+  };
+  return { number: turn.info.attempt, record: JSON.stringify(record) };
 }
 
 export class JobRunner {
-  private readonly running = new Map<string, Running>();
+  private readonly running = new Map<string, AbortController>();
 
   constructor(private readonly deps: JobRunnerDeps) {}
 
@@ -88,9 +118,9 @@ export class JobRunner {
 
   /** Aborts a running job's handler; false when this process is not running it. */
   abort(jobId: string, kind: AbortKind, message: string): boolean {
-    const run = this.running.get(jobId);
-    if (!run || run.controller.signal.aborted) return false;
-    run.controller.abort(new JobAbort(kind, message));
+    const controller = this.running.get(jobId);
+    if (!controller || controller.signal.aborted) return false;
+    controller.abort(new JobAbort(kind, message));
     return true;
   }
 
@@ -100,27 +130,29 @@ export class JobRunner {
     return count;
   }
 
-  readonly process = async (job: Job, token?: string, signal?: AbortSignal): Promise<unknown> => {
-    const { metrics } = this.deps;
+  readonly process = async (job: Job, token?: string): Promise<unknown> => {
+    const { metrics, logger } = this.deps;
     const jobId = job.id!;
-    const log = this.deps.logger.child({ jobId, type: job.name });
 
     const envelope = jobEnvelope.safeParse(job.data);
     if (!envelope.success) {
       metrics.jobs.inc({ type: job.name, outcome: 'invalid' });
       const message = new InvalidInputError(issuesOf(envelope.error), 'job data').message;
-      log.warn({ err: message }, 'job refused: data is not a longshore job envelope');
+      logger.warn(
+        { jobId, type: job.name, err: message },
+        'job refused: data is not a longshore job envelope',
+      );
       throw new UnrecoverableError(message);
     }
     let valid: { type: JobType; contract: JobContract<unknown>; payload: unknown };
     try {
       valid = validateJob(job.name, envelope.data.payload);
     } catch (err) {
+      const message = (err as Error).message;
       metrics.jobs.inc({ type: job.name, outcome: 'invalid' });
-      log.warn({ err: (err as Error).message }, 'job refused: invalid payload');
-      if (envelope.data.lane)
-        await this.leaveLane(job, envelope.data.lane, 'failed', { error: (err as Error).message });
-      throw new UnrecoverableError((err as Error).message);
+      logger.warn({ jobId, type: job.name, err: message }, 'job refused: invalid payload');
+      if (envelope.data.lane) this.leaveLane(job, envelope.data.lane, message);
+      throw new UnrecoverableError(message);
     }
 
     const { type, contract, payload } = valid;
@@ -129,127 +161,80 @@ export class JobRunner {
     if (envelope.data.lane && envelope.data.lane !== lane) {
       const message = `job data names lane ${envelope.data.lane} but its payload belongs to ${lane ?? 'no lane'}`;
       metrics.jobs.inc({ type, outcome: 'invalid' });
-      await this.leaveLane(job, envelope.data.lane, 'failed', { error: message });
+      this.leaveLane(job, envelope.data.lane, message);
       throw new UnrecoverableError(message);
     }
-    const app = contract.app(payload);
-    const jobLog = log.child({ ...(app ? { app } : {}), ...(lane ? { lane } : {}) });
     const attemptStart: StoredAttempt = {
       worker: this.deps.workerName,
       pid: process.pid,
       startedAt: Date.now(),
     };
+    const attemptJson = JSON.stringify(attemptStart);
 
     let seq: number | undefined;
-    let previousAttempts: AttemptRecord[];
+    let previous: string[];
+    let attemptNumber: number;
     if (lane) {
       const turn = await this.deps.lanes.acquire({
         lane,
         jobId,
-        jobType: type,
         ...(contract.supersedeKey ? { supersedeKey: contract.supersedeKey } : {}),
-        attempt: JSON.stringify(attemptStart),
+        attempt: attemptJson,
         graceMs: this.deps.reservationGraceMs,
       });
-      if (turn.kind === 'done') return this.answerDuplicate(type, turn.result);
+      if (turn.kind === 'done') return this.answerDuplicate(type, turn.done);
       if (turn.kind === 'wait') return this.park(job, token, lane, type, turn.head);
-      if (turn.kind === 'superseded') {
-        const done: DoneMarker = {
-          outcome: 'superseded',
-          result: { supersededBy: turn.by },
-          finishedAt: Date.now(),
-        };
-        const finished = await this.deps.lanes.finish({
-          jobId,
-          lane,
-          ...(contract.supersedeKey ? { supersedeKey: contract.supersedeKey } : {}),
-          doneValue: JSON.stringify(done),
-          status: {
-            lastJobId: jobId,
-            lastType: type,
-            lastOutcome: 'superseded',
-            lastError: '',
-            lastFinishedAt: Date.now(),
-          },
-        });
-        await job.log(
-          `superseded by ${turn.by}, a newer ${type} of the same app queued behind it; nothing was done`,
-        );
-        metrics.jobs.inc({ type, outcome: 'superseded' });
-        jobLog.info({ supersededBy: turn.by }, 'job superseded');
-        await this.promote(finished.next, finished.nextDelayed);
-        return { outcome: 'superseded', supersededBy: turn.by };
-      }
+      if (turn.kind === 'superseded') return this.supersede(job, type, lane, contract, turn.by);
       seq = turn.seq;
-      previousAttempts = parseAttempts(turn.previousAttempts);
-      if (turn.requeued)
+      previous = turn.previousAttempts;
+      attemptNumber = turn.attempt;
+      if (turn.requeued) {
         await job.log(
           'this job was not in its lane (retried after failing for good, or added late): it joined the end of the lane',
         );
+      }
     } else {
-      const [[, doneRaw], [, attemptsRaw]] = (await this.deps.redis
-        .multi()
-        .get(keys.jobDone(jobId))
-        .lrange(keys.jobAttempts(jobId), 0, -1)
-        .rpush(keys.jobAttempts(jobId), JSON.stringify(attemptStart))
-        .expire(keys.jobAttempts(jobId), JOB_RECORD_TTL_SECONDS)
-        .exec()) as [[null, string | null], [null, string[]]];
-      if (doneRaw) return this.answerDuplicate(type, doneRaw);
-      previousAttempts = parseAttempts(attemptsRaw);
+      const start = await this.deps.lanes.startUnordered(jobId, attemptJson);
+      if (start.done) return this.answerDuplicate(type, start.done);
+      previous = start.previousAttempts;
+      attemptNumber = start.attempt;
     }
 
     metrics.startDelay.observe(
       { type },
       Math.max(0, attemptStart.startedAt - envelope.data.enqueuedAt) / 1000,
     );
+    const previousAttempts = parseAttempts(previous);
     const info: JobInfo = {
       id: jobId,
       type,
       ...(lane ? { lane } : {}),
       ...(seq !== undefined ? { seq } : {}),
-      attempt: previousAttempts.length + 1,
+      attempt: attemptNumber,
       enqueuedBy: envelope.data.enqueuedBy,
       enqueuedAt: envelope.data.enqueuedAt,
     };
-    return this.runHandler(job, token, signal, {
+    return this.runHandler(job, token, {
       info,
-      envelope: envelope.data,
       contract,
       payload,
+      app: contract.app(payload),
       previousAttempts,
       attemptStart,
-      jobLog,
-      app,
     });
   };
 
-  private async runHandler(
-    job: Job,
-    token: string | undefined,
-    bullSignal: AbortSignal | undefined,
-    run: {
-      info: JobInfo;
-      envelope: JobEnvelope;
-      contract: JobContract<unknown>;
-      payload: unknown;
-      previousAttempts: AttemptRecord[];
-      attemptStart: StoredAttempt;
-      jobLog: Logger;
-      app: string | undefined;
-    },
-  ): Promise<unknown> {
-    const { metrics } = this.deps;
-    const { info, jobLog } = run;
+  private async runHandler(job: Job, token: string | undefined, turn: Turn): Promise<unknown> {
+    const { metrics, logger } = this.deps;
+    const { info } = turn;
+    const where = { jobId: info.id, type: info.type, app: turn.app, attempt: info.attempt };
     const controller = new AbortController();
-    const onBullAbort = () =>
-      controller.abort(new JobAbort('cancel', `cancelled: ${String(bullSignal?.reason ?? 'by the worker')}`));
-    bullSignal?.addEventListener('abort', onBullAbort, { once: true });
-    this.running.set(info.id, { controller });
+    this.running.set(info.id, controller);
     metrics.active.inc();
     const started = Date.now();
-    jobLog.info({ attempt: info.attempt, seq: info.seq }, 'job started');
+    logger.info({ ...where, seq: info.seq }, 'job started');
     if (info.attempt > 1) {
-      const last = run.previousAttempts.at(-1);
+      const last = turn.previousAttempts.at(-1);
       await job.log(
         `attempt ${info.attempt}; previous attempt ${last?.outcome ? `ended: ${last.outcome}${last.error ? ` (${last.error})` : ''}` : 'was interrupted (its worker stopped)'}`,
       );
@@ -257,69 +242,72 @@ export class JobRunner {
 
     try {
       const handler = this.deps.registry.get(info.type);
-      const ctx = this.context(job, controller.signal, run);
-      const result = ((await handler(ctx)) ?? {}) as HandlerResult;
+      const result = ((await handler(this.context(job, controller.signal, turn))) ?? {}) as HandlerResult;
       const seconds = (Date.now() - started) / 1000;
-      await this.complete(run, result);
+      this.complete(turn, result);
       metrics.jobs.inc({ type: info.type, outcome: 'completed' });
       metrics.duration.observe({ type: info.type, outcome: 'completed' }, seconds);
-      jobLog.info({ seconds, attempt: info.attempt }, 'job completed');
+      logger.info({ ...where, seconds }, 'job completed');
       return result;
     } catch (err) {
       const seconds = (Date.now() - started) / 1000;
       const reason = controller.signal.aborted ? (controller.signal.reason as JobAbort) : undefined;
       if (reason?.kind === 'shutdown') {
-        await this.closeAttempt(info, run.attemptStart, 'handed-back', reason.message);
+        this.closeAttempt(turn, 'handed-back', reason.message);
         metrics.jobs.inc({ type: info.type, outcome: 'handed_back' });
-        jobLog.warn({ seconds }, 'job handed back: worker shutting down');
+        logger.warn({ ...where, seconds }, 'job handed back: worker shutting down');
         await job.moveToWait(token);
         throw new WaitingError();
       }
       if (reason?.kind === 'lock-lost') {
         // Another worker owns the job now (stall recovery); record nothing else and let it run.
-        await this.closeAttempt(info, run.attemptStart, 'lock-lost', reason.message).catch(() => undefined);
-        jobLog.error({ seconds }, 'job lock lost; stopped so that only the new owner runs it');
+        this.closeAttempt(turn, 'lock-lost', reason.message);
+        logger.error({ ...where, seconds }, 'job lock lost; stopped so that only the new owner runs it');
         throw err;
       }
       const cancelled = reason?.kind === 'cancel';
       const classified = cancelled ? { transient: false, message: reason.message } : classifyError(err);
       const message = classified.message.slice(0, ERROR_TEXT_MAX);
-      const final = !classified.transient || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const allowed = job.opts.attempts ?? 1;
+      const final = !classified.transient || job.attemptsMade + 1 >= allowed;
       const outcome: JobMetricOutcome = cancelled ? 'cancelled' : final ? 'failed' : 'retried';
       metrics.jobs.inc({ type: info.type, outcome });
       metrics.duration.observe({ type: info.type, outcome }, seconds);
       if (!final) {
-        await this.closeAttempt(info, run.attemptStart, 'retrying', message);
+        this.closeAttempt(turn, 'retrying', message);
         await job.log(
-          `attempt ${info.attempt} failed (transient, retry ${job.attemptsMade + 1} of ${(job.opts.attempts ?? 1) - 1}): ${message}`,
+          `attempt ${info.attempt} failed (transient, retry ${job.attemptsMade + 1} of ${allowed - 1}): ${message}`,
         );
-        jobLog.warn({ err: message, attempt: info.attempt }, 'job failed, will retry');
+        logger.warn({ ...where, err: message }, 'job failed, will retry');
         throw err;
       }
-      await this.fail(job, run, message, cancelled ? 'cancelled' : 'failed');
-      jobLog.error({ err: message, attempt: info.attempt, transient: classified.transient }, 'job failed');
+      this.fail(job, turn, message, cancelled ? 'cancelled' : 'failed');
+      logger.error({ ...where, err: message, transient: classified.transient }, 'job failed');
       throw new UnrecoverableError(message);
     } finally {
-      bullSignal?.removeEventListener('abort', onBullAbort);
       this.running.delete(info.id);
       metrics.active.dec();
     }
   }
 
-  private context(
-    job: Job,
-    signal: AbortSignal,
-    run: { info: JobInfo; payload: unknown; previousAttempts: AttemptRecord[]; jobLog: Logger },
-  ): HandlerContext<unknown> {
-    const { redis } = this.deps;
-    const stepsKey = keys.jobSteps(run.info.id);
+  private context(job: Job, signal: AbortSignal, turn: Turn): HandlerContext<unknown> {
+    const { redis, logger } = this.deps;
+    const stepsKey = keys.jobSteps(turn.info.id);
+    let child: Logger | undefined;
     return {
-      job: run.info,
-      payload: run.payload,
-      idempotencyKey: run.info.id,
-      previousAttempts: run.previousAttempts,
+      job: turn.info,
+      payload: turn.payload,
+      idempotencyKey: turn.info.id,
+      previousAttempts: turn.previousAttempts,
       signal,
-      logger: run.jobLog,
+      get logger() {
+        child ??= logger.child({
+          jobId: turn.info.id,
+          type: turn.info.type,
+          ...(turn.app ? { app: turn.app } : {}),
+        });
+        return child;
+      },
       services: this.deps.services,
       log: async (line) => {
         await job.log(line);
@@ -341,116 +329,123 @@ export class JobRunner {
     };
   }
 
-  private async complete(
-    run: {
-      info: JobInfo;
-      contract: JobContract<unknown>;
-      payload: unknown;
-      attemptStart: StoredAttempt;
-      app: string | undefined;
-    },
-    result: HandlerResult,
-  ): Promise<void> {
+  /** Records a success; sent, not awaited (see the file comment). */
+  private complete(turn: Turn, result: HandlerResult): void {
     const now = Date.now();
-    const done: DoneMarker = { outcome: 'completed', result, finishedAt: now };
-    const attempt: StoredAttempt = { ...run.attemptStart, endedAt: now, outcome: 'completed' };
-    const { info } = run;
+    const { info } = turn;
+    const done = JSON.stringify({ outcome: 'completed', result, finishedAt: now } satisfies DoneMarker);
+    const attempt = attemptEnd(turn, 'completed');
     if (!info.lane) {
-      await this.closeUnordered(info.id, done, attempt);
+      this.settle(this.deps.lanes.endAttempt(info.id, attempt.number, attempt.record, done), info.id);
       return;
     }
     const image =
-      result.image ?? (info.type === 'deploy' ? (run.payload as { image?: string }).image : undefined);
-    const finished = await this.deps.lanes.finish({
+      result.image ?? (info.type === 'deploy' ? (turn.payload as { image?: string }).image : undefined);
+    const finishing = this.deps.lanes.finish({
       jobId: info.id,
       lane: info.lane,
-      ...(run.contract.supersedeKey ? { supersedeKey: run.contract.supersedeKey } : {}),
-      doneValue: JSON.stringify(done),
-      attempt: JSON.stringify(attempt),
-      status: {
-        lastJobId: info.id,
-        lastType: info.type,
-        lastOutcome: 'completed',
-        lastError: '',
-        lastFinishedAt: now,
-        lastSuccessJobId: info.id,
-        lastSuccessType: info.type,
-        lastSuccessSeq: info.seq ?? 0,
-        lastSuccessAt: now,
+      ...(turn.contract.supersedeKey ? { supersedeKey: turn.contract.supersedeKey } : {}),
+      done,
+      attempt,
+      status: statusOnSuccess(info, now, {
         ...(typeof result.revision === 'number' ? { revision: result.revision } : {}),
         ...(image ? { image } : {}),
-      },
+      }),
     });
-    await this.promote(finished.next, finished.nextDelayed);
+    this.settle(finishing, info.id);
   }
 
-  private async fail(
-    job: Job,
-    run: { info: JobInfo; contract: JobContract<unknown>; attemptStart: StoredAttempt },
-    message: string,
-    outcome: 'failed' | 'cancelled',
-  ): Promise<void> {
-    const now = Date.now();
-    const done: DoneMarker = { outcome: 'failed', error: message, finishedAt: now };
-    const attempt: StoredAttempt = { ...run.attemptStart, endedAt: now, outcome, error: message };
-    if (!run.info.lane) {
-      await this.closeUnordered(run.info.id, done, attempt);
+  /** Records a failure for good; sent, not awaited (see the file comment). */
+  private fail(job: Job, turn: Turn, message: string, outcome: 'failed' | 'cancelled'): void {
+    const attempt = attemptEnd(turn, outcome, message);
+    if (!turn.info.lane) {
+      const done = JSON.stringify({
+        outcome: 'failed',
+        error: message,
+        finishedAt: Date.now(),
+      } satisfies DoneMarker);
+      this.settle(
+        this.deps.lanes.endAttempt(turn.info.id, attempt.number, attempt.record, done),
+        turn.info.id,
+      );
       return;
     }
-    await this.leaveLane(job, run.info.lane, 'failed', {
-      error: message,
-      attempt,
-      ...(run.contract.supersedeKey ? { supersedeKey: run.contract.supersedeKey } : {}),
-    });
+    this.leaveLane(job, turn.info.lane, message, attempt, turn.contract.supersedeKey);
   }
 
-  /** A job of `lane` ended for good without completing: free the lane for the jobs behind it. */
-  private async leaveLane(
+  /**
+   * A job of `lane` ended for good without completing: record why and free the lane for the jobs
+   * behind it. Sent, not awaited: the caller throws next, and BullMQ's failure command follows.
+   */
+  private leaveLane(
     job: Job,
     lane: string,
-    outcome: 'failed',
-    extra: { error: string; attempt?: StoredAttempt; supersedeKey?: string },
-  ): Promise<void> {
+    error: string,
+    attempt?: { number: number; record: string },
+    supersedeKey?: string,
+  ): void {
     const now = Date.now();
-    const done: DoneMarker = { outcome, error: extra.error, finishedAt: now };
-    const finished = await this.deps.lanes.finish({
+    const finishing = this.deps.lanes.finish({
       jobId: job.id!,
       lane,
-      ...(extra.supersedeKey ? { supersedeKey: extra.supersedeKey } : {}),
-      doneValue: JSON.stringify(done),
-      ...(extra.attempt ? { attempt: JSON.stringify(extra.attempt) } : {}),
-      status: {
-        lastJobId: job.id!,
-        lastType: job.name,
-        lastOutcome: outcome,
-        lastError: extra.error.slice(0, ERROR_TEXT_MAX),
-        lastFinishedAt: now,
-      },
+      ...(supersedeKey ? { supersedeKey } : {}),
+      done: JSON.stringify({ outcome: 'failed', error, finishedAt: now } satisfies DoneMarker),
+      ...(attempt ? { attempt } : {}),
+      status: statusOnEnd({ id: job.id!, type: job.name }, now, 'failed', error.slice(0, ERROR_TEXT_MAX)),
     });
-    await this.promote(finished.next, finished.nextDelayed);
+    this.settle(finishing, job.id!);
   }
 
-  private async closeUnordered(jobId: string, done: DoneMarker, attempt: StoredAttempt): Promise<void> {
-    await this.deps.redis
-      .multi()
-      .set(keys.jobDone(jobId), JSON.stringify(done), 'EX', JOB_RECORD_TTL_SECONDS)
-      .lset(keys.jobAttempts(jobId), -1, JSON.stringify(attempt))
-      .exec();
+  private async supersede(
+    job: Job,
+    type: JobType,
+    lane: string,
+    contract: JobContract<unknown>,
+    by: string,
+  ): Promise<unknown> {
+    const now = Date.now();
+    await job.log(`superseded by ${by}, a newer ${type} of the same app queued behind it; nothing was done`);
+    const finishing = this.deps.lanes.finish({
+      jobId: job.id!,
+      lane,
+      ...(contract.supersedeKey ? { supersedeKey: contract.supersedeKey } : {}),
+      done: JSON.stringify({
+        outcome: 'superseded',
+        result: { supersededBy: by },
+        finishedAt: now,
+      } satisfies DoneMarker),
+      status: statusOnEnd({ id: job.id!, type }, now, 'superseded'),
+    });
+    this.settle(finishing, job.id!);
+    this.deps.metrics.jobs.inc({ type, outcome: 'superseded' });
+    this.deps.logger.info({ jobId: job.id, type, supersededBy: by }, 'job superseded');
+    return { outcome: 'superseded', supersededBy: by };
   }
 
-  private async closeAttempt(
-    info: JobInfo,
-    start: StoredAttempt,
-    outcome: StoredAttempt['outcome'],
-    error?: string,
-  ): Promise<void> {
-    const record: StoredAttempt = {
-      ...start,
-      endedAt: Date.now(),
-      ...(outcome ? { outcome } : {}),
-      ...(error ? { error } : {}),
-    };
-    await this.deps.redis.lset(keys.jobAttempts(info.id), -1, JSON.stringify(record));
+  /** Closes the current attempt record; sent ahead of BullMQ's own command for the job, not awaited. */
+  private closeAttempt(turn: Turn, outcome: StoredAttempt['outcome'], error?: string): void {
+    const attempt = attemptEnd(turn, outcome, error);
+    this.settle(this.deps.lanes.endAttempt(turn.info.id, attempt.number, attempt.record), turn.info.id);
+  }
+
+  /**
+   * Follows up a record that was sent without waiting: promotes the lane's next job when it is
+   * parked, and logs a failure (the lane then heals itself: a head whose job BullMQ finished is
+   * dropped by the next acquire).
+   */
+  private settle(
+    sent: Promise<{ next?: string; nextDelayed: boolean } | undefined | void>,
+    jobId: string,
+  ): void {
+    sent
+      .then(
+        (finished) => (finished ? this.promote(finished.next, finished.nextDelayed) : undefined),
+        (err: Error) =>
+          this.deps.logger.error({ jobId, err: err.message }, 'recording the end of a job failed'),
+      )
+      .catch((err: Error) =>
+        this.deps.logger.warn({ jobId, err: err.message }, 'promoting the next job of its lane failed'),
+      );
   }
 
   /** A job already finished was delivered again (crash between our record and BullMQ's): answer from the record. */

@@ -80,7 +80,11 @@ export class WorkerMetrics {
       help: 'Lanes (apps, storage entries) with unfinished jobs (fleet-wide)',
       registers: [this.registry],
       async collect() {
-        this.set(await redis.scard(keys.lanes));
+        const lanes = await redis.smembers(keys.statusLanes);
+        const pipeline = redis.pipeline();
+        for (const lane of lanes) pipeline.zcard(keys.lanePending(lane));
+        const counts = (await pipeline.exec()) ?? [];
+        this.set(counts.filter(([, count]) => Number(count) > 0).length);
       },
     });
   }

@@ -3,8 +3,7 @@
  * another worker, its effect is applied once, and the app's next job waits for it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/jobs/keys.ts';
-import { parseAttempts } from '../../src/workers/attempts.ts';
+import { readAttempts } from '../../src/jobs/attempts.ts';
 import { startTestFleet, type TestFleet } from '../helpers/fleet.ts';
 import { until } from '../helpers/wait.ts';
 
@@ -61,7 +60,7 @@ describe('stall recovery after kill -9', () => {
     expect(done.pid).not.toBe(victim.pid);
 
     // The handler saw the interrupted attempt: no end, no outcome.
-    const attempts = parseAttempts(await fleet.client.lrange(keys.jobAttempts(first.id), 0, -1));
+    const attempts = await readAttempts(fleet.client, first.id);
     expect(attempts).toHaveLength(2);
     expect(attempts[0]).toMatchObject({ attempt: 1, pid: victim.pid });
     expect(attempts[0]!.endedAt).toBeUndefined();

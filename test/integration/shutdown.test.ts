@@ -4,8 +4,7 @@
  * cancel a running job.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/jobs/keys.ts';
-import { parseAttempts } from '../../src/workers/attempts.ts';
+import { readAttempts } from '../../src/jobs/attempts.ts';
 import { startTestFleet, type TestFleet } from '../helpers/fleet.ts';
 import { runCli } from '../helpers/processes.ts';
 import { until } from '../helpers/wait.ts';
@@ -56,7 +55,7 @@ describe('worker shutdown', () => {
       (e) => e.jobId === job.id && e.phase === 'start' && e.attempt === 2,
       'the job to restart elsewhere',
     );
-    const attempts = parseAttempts(await fleet.client.lrange(keys.jobAttempts(job.id), 0, -1));
+    const attempts = await readAttempts(fleet.client, job.id);
     expect(attempts[0]).toMatchObject({ outcome: 'handed-back' });
     const bullJob = (await fleet.jobs.queue.getJob(job.id))!;
     expect(bullJob.attemptsMade).toBe(0);

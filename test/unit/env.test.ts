@@ -8,7 +8,7 @@ describe('fleet configuration', () => {
     expect(config).toMatchObject({
       redisUrl: 'redis://127.0.0.1:6379',
       namespace: 'longshore-system',
-      concurrency: 4,
+      concurrency: 8,
       shutdownDeadlineMs: 25_000,
       metricsPort: 9464,
       jobAttempts: 5,
@@ -17,12 +17,17 @@ describe('fleet configuration', () => {
   });
 
   it('treats empty variables as unset', () => {
-    expect(loadFleetConfig({ REDIS_URL: '', LONGSHORE_CONCURRENCY: '' }).concurrency).toBe(4);
+    expect(loadFleetConfig({ REDIS_URL: '', LONGSHORE_CONCURRENCY: '' }).concurrency).toBe(8);
   });
 
   it('names every bad variable and hides the secret', () => {
     expect(() =>
-      loadFleetConfig({ REDIS_URL: 'http://x', LONGSHORE_CONCURRENCY: 'many', LONGSHORE_SECRET: 'short-secret', LONGSHORE_NAMESPACE: 'Bad_NS' }),
+      loadFleetConfig({
+        REDIS_URL: 'http://x',
+        LONGSHORE_CONCURRENCY: 'many',
+        LONGSHORE_SECRET: 'short-secret',
+        LONGSHORE_NAMESPACE: 'Bad_NS',
+      }),
     ).toThrow(
       /REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL \(got "http:\/\/x"\)[\s\S]*LONGSHORE_SECRET: must be at least 32 characters.*\(got \(hidden\)\)[\s\S]*LONGSHORE_NAMESPACE[\s\S]*LONGSHORE_CONCURRENCY: expected a whole number from 1 to 64 \(got "many"\)/,
     );

@@ -1,19 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError, MissingHandlerError, PermanentError, TransientError } from '../../src/core/errors.ts';
+import {
+  InvalidInputError,
+  MissingHandlerError,
+  PermanentError,
+  TransientError,
+} from '../../src/core/errors.ts';
 import { backoffDelay, classifyError, MAX_BACKOFF_MS, retryAfterFrom } from '../../src/workers/failure.ts';
 
-const httpError = (code: number, headers: Record<string, string> = {}) => Object.assign(new Error(`HTTP ${code}`), { code, headers });
+const httpError = (code: number, headers: Record<string, string> = {}) =>
+  Object.assign(new Error(`HTTP ${code}`), { code, headers });
 
 describe('failure classes', () => {
   it('retries transient failures', () => {
-    expect(classifyError(new TransientError('x', 1500))).toEqual({ transient: true, message: 'x', retryAfterMs: 1500 });
+    expect(classifyError(new TransientError('x', 1500))).toEqual({
+      transient: true,
+      message: 'x',
+      retryAfterMs: 1500,
+    });
     expect(classifyError(Object.assign(new Error('reset'), { code: 'ECONNRESET' })).transient).toBe(true);
-    for (const status of [408, 409, 429, 500, 502, 503, 504]) expect(classifyError(httpError(status)).transient).toBe(true);
-    expect(classifyError(new Error('wrapped', { cause: Object.assign(new Error('t'), { code: 'ETIMEDOUT' }) })).transient).toBe(true);
+    for (const status of [408, 409, 429, 500, 502, 503, 504])
+      expect(classifyError(httpError(status)).transient).toBe(true);
+    expect(
+      classifyError(new Error('wrapped', { cause: Object.assign(new Error('t'), { code: 'ETIMEDOUT' }) }))
+        .transient,
+    ).toBe(true);
   });
 
   it('fails everything else at once', () => {
-    for (const status of [400, 401, 403, 404, 422]) expect(classifyError(httpError(status)).transient).toBe(false);
+    for (const status of [400, 401, 403, 404, 422])
+      expect(classifyError(httpError(status)).transient).toBe(false);
     expect(classifyError(new InvalidInputError([{ path: 'a', message: 'b' }])).transient).toBe(false);
     expect(classifyError(new PermanentError('no')).transient).toBe(false);
     expect(classifyError(new MissingHandlerError('none')).transient).toBe(false);

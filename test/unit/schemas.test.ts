@@ -3,11 +3,20 @@ import { InvalidInputError } from '../../src/core/errors.ts';
 import { JOB_TYPES } from '../../src/jobs/contract.ts';
 import { contractFor } from '../../src/jobs/contracts.ts';
 import { laneId } from '../../src/jobs/lane.ts';
-import { APP_NAME_MAX, appName, cronSchedule, domainName, imageRef, portMap, quantity } from '../../src/jobs/schemas/common.ts';
+import {
+  APP_NAME_MAX,
+  appName,
+  cronSchedule,
+  domainName,
+  imageRef,
+  portMap,
+  quantity,
+} from '../../src/jobs/schemas/common.ts';
 import { Sealer, sealContext } from '../../src/jobs/sealing.ts';
 import { MAX_PAYLOAD_BYTES, validateJob } from '../../src/jobs/validate.ts';
 
-const ok = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) => schema.safeParse(value).success;
+const ok = (schema: { safeParse(v: unknown): { success: boolean } }, value: unknown) =>
+  schema.safeParse(value).success;
 
 describe('app names', () => {
   it('accepts DNS-1035 labels up to the documented maximum', () => {
@@ -16,10 +25,18 @@ describe('app names', () => {
     expect(ok(appName, 'a'.repeat(APP_NAME_MAX))).toBe(true);
   });
 
-  it.each(['', 'Web', '1web', 'web-', 'we_b', 'a'.repeat(APP_NAME_MAX + 1), 'config-web', 'pull-secret-x', 'tls-x', 'storage-x'])(
-    'refuses %j',
-    (name) => expect(ok(appName, name)).toBe(false),
-  );
+  it.each([
+    '',
+    'Web',
+    '1web',
+    'web-',
+    'we_b',
+    'a'.repeat(APP_NAME_MAX + 1),
+    'config-web',
+    'pull-secret-x',
+    'tls-x',
+    'storage-x',
+  ])('refuses %j', (name) => expect(ok(appName, name)).toBe(false));
 
   it('keeps every derived name within its Kubernetes limit', () => {
     const longest = 'a'.repeat(APP_NAME_MAX);
@@ -30,24 +47,40 @@ describe('app names', () => {
 });
 
 describe('field schemas', () => {
-  it.each(['nginx', 'nginx:1.27', 'ghcr.io/team/web:1.4', 'localhost:5000/a/b', `web@sha256:${'a'.repeat(64)}`, 'registry.example.com:443/x/y:tag'])(
-    'accepts image %s',
-    (image) => expect(ok(imageRef, image)).toBe(true),
+  it.each([
+    'nginx',
+    'nginx:1.27',
+    'ghcr.io/team/web:1.4',
+    'localhost:5000/a/b',
+    `web@sha256:${'a'.repeat(64)}`,
+    'registry.example.com:443/x/y:tag',
+  ])('accepts image %s', (image) => expect(ok(imageRef, image)).toBe(true));
+  it.each(['', 'UPPER/case', 'web:', 'web@sha256:short', 'a b'])('refuses image %j', (image) =>
+    expect(ok(imageRef, image)).toBe(false),
   );
-  it.each(['', 'UPPER/case', 'web:', 'web@sha256:short', 'a b'])('refuses image %j', (image) => expect(ok(imageRef, image)).toBe(false));
 
-  it.each(['*/5 * * * *', '0 3 * * MON-FRI', '@daily', '15 2 1 JAN *', '0 0 ? * *'])('accepts schedule %s', (s) =>
-    expect(ok(cronSchedule, s)).toBe(true),
+  it.each(['*/5 * * * *', '0 3 * * MON-FRI', '@daily', '15 2 1 JAN *', '0 0 ? * *'])(
+    'accepts schedule %s',
+    (s) => expect(ok(cronSchedule, s)).toBe(true),
   );
-  it.each(['* * * *', '0 0 0 * * *', '61 * * * *', 'TZ=UTC 0 * * * *', '0 0 L * *', '@every 5m'])('refuses schedule %s', (s) =>
-    expect(ok(cronSchedule, s)).toBe(false),
+  it.each(['* * * *', '0 0 0 * * *', '61 * * * *', 'TZ=UTC 0 * * * *', '0 0 L * *', '@every 5m'])(
+    'refuses schedule %s',
+    (s) => expect(ok(cronSchedule, s)).toBe(false),
   );
 
-  it.each(['app.example.com', '*.example.com', 'localhost', 'EXAMPLE.com'])('accepts domain %s', (d) => expect(ok(domainName, d)).toBe(true));
-  it.each(['10.0.0.1', 'a..b', '-a.com', `${'a'.repeat(64)}.com`, 'a.*.com'])('refuses domain %s', (d) => expect(ok(domainName, d)).toBe(false));
+  it.each(['app.example.com', '*.example.com', 'localhost', 'EXAMPLE.com'])('accepts domain %s', (d) =>
+    expect(ok(domainName, d)).toBe(true),
+  );
+  it.each(['10.0.0.1', 'a..b', '-a.com', `${'a'.repeat(64)}.com`, 'a.*.com'])('refuses domain %s', (d) =>
+    expect(ok(domainName, d)).toBe(false),
+  );
 
-  it.each(['http:80:5000', 'https:443:5000', 'tcp:5432:5432'])('accepts port map %s', (p) => expect(ok(portMap, p)).toBe(true));
-  it.each(['http:80', 'ftp:21:21', 'http:0:5000', 'http:80:70000'])('refuses port map %s', (p) => expect(ok(portMap, p)).toBe(false));
+  it.each(['http:80:5000', 'https:443:5000', 'tcp:5432:5432'])('accepts port map %s', (p) =>
+    expect(ok(portMap, p)).toBe(true),
+  );
+  it.each(['http:80', 'ftp:21:21', 'http:0:5000', 'http:80:70000'])('refuses port map %s', (p) =>
+    expect(ok(portMap, p)).toBe(false),
+  );
 
   it.each(['1Gi', '512Mi', '1.5G', '10'])('accepts quantity %s', (q) => expect(ok(quantity, q)).toBe(true));
   it.each(['0', '1 Gi', 'lots', '-1Gi'])('refuses quantity %s', (q) => expect(ok(quantity, q)).toBe(false));
@@ -56,7 +89,11 @@ describe('field schemas', () => {
 describe('job contracts', () => {
   const sealer = new Sealer('unit-test-passphrase-long-enough-0123456789');
   const samples: Record<string, unknown> = {
-    deploy: { app: 'web', image: 'nginx:1.27', source: { sha: 'a'.repeat(40), ref: 'refs/heads/main', pusher: 'ann' } },
+    deploy: {
+      app: 'web',
+      image: 'nginx:1.27',
+      source: { sha: 'a'.repeat(40), ref: 'refs/heads/main', pusher: 'ann' },
+    },
     config: { app: 'web', set: { A: sealer.seal('1', sealContext.config('web', 'A')) } },
     scale: { app: 'web', processes: { web: 2 } },
     domains: { app: 'web', action: 'add', domains: ['web.example.com'] },
@@ -83,7 +120,10 @@ describe('job contracts', () => {
 
   it('orders app mutations by app, storage by entry, and leaves one-off runs unordered', () => {
     expect(contractFor('deploy').lane({ app: 'web' } as never)).toEqual({ kind: 'app', name: 'web' });
-    expect(contractFor('storage-create').lane({ entry: { name: 'data' } } as never)).toEqual({ kind: 'storage', name: 'data' });
+    expect(contractFor('storage-create').lane({ entry: { name: 'data' } } as never)).toEqual({
+      kind: 'storage',
+      name: 'data',
+    });
     expect(contractFor('prune').lane({} as never)).toEqual({ kind: 'fleet' });
     expect(contractFor('run').lane({ app: 'web' } as never)).toBeUndefined();
   });
@@ -101,12 +141,16 @@ describe('job contracts', () => {
   });
 
   it('refuses plaintext where a sealed value belongs, and config changes that change nothing', () => {
-    expect(() => validateJob('config', { app: 'web', set: { A: 'plain' } })).toThrow(/set\.A: must be a value sealed/);
+    expect(() => validateJob('config', { app: 'web', set: { A: 'plain' } })).toThrow(
+      /set\.A: must be a value sealed/,
+    );
     expect(() => validateJob('config', { app: 'web' })).toThrow(/set: set or unset at least one variable/);
   });
 
   it('refuses unknown types and oversized payloads', () => {
     expect(() => validateJob('teleport', {})).toThrow(/type: unknown job type "teleport"/);
-    expect(() => validateJob('run', { app: 'web', command: ['x'.repeat(MAX_PAYLOAD_BYTES)] })).toThrow(/payload: is \d+ bytes/);
+    expect(() => validateJob('run', { app: 'web', command: ['x'.repeat(MAX_PAYLOAD_BYTES)] })).toThrow(
+      /payload: is \d+ bytes/,
+    );
   });
 });

@@ -35,18 +35,26 @@ describe('sealing', () => {
 
   it('says when the passphrase differs', () => {
     const other = new Sealer('another-passphrase-long-enough-0123456789');
-    expect(() => other.open(sealer.seal('x', 'c'), 'c')).toThrow(/sealed with another LONGSHORE_SECRET \(key id [0-9a-f]{8}/);
+    expect(() => other.open(sealer.seal('x', 'c'), 'c')).toThrow(
+      /sealed with another LONGSHORE_SECRET \(key id [0-9a-f]{8}/,
+    );
   });
 
   it('checks names and the Secret size on plaintext before sealing', () => {
     expect(() => sealConfigSet(sealer, 'web', { 'BAD-NAME': 'x' })).toThrow(/set\.BAD-NAME: must be letters/);
-    expect(() => sealConfigSet(sealer, 'web', { A: 'x'.repeat(1_048_576) })).toThrow(/set: names and values total 1048577 bytes/);
+    expect(() => sealConfigSet(sealer, 'web', { A: 'x'.repeat(1_048_576) })).toThrow(
+      /set: names and values total 1048577 bytes/,
+    );
     const sealed = sealConfigSet(sealer, 'web', { A: 'one' });
     expect(sealer.open(sealed.A!, sealContext.config('web', 'A'))).toBe('one');
   });
 
   it('redacts sealed values anywhere in a payload', () => {
     const payload = { app: 'web', set: { A: sealer.seal('x', 'c') }, list: [sealer.seal('y', 'c'), 'plain'] };
-    expect(redactSealed(payload)).toEqual({ app: 'web', set: { A: '[sealed]' }, list: ['[sealed]', 'plain'] });
+    expect(redactSealed(payload)).toEqual({
+      app: 'web',
+      set: { A: '[sealed]' },
+      list: ['[sealed]', 'plain'],
+    });
   });
 });

@@ -4,7 +4,8 @@ import { parseProcfile } from '../../src/producers/sources/procfile.ts';
 
 describe('Procfile', () => {
   it('reads process types and commands, skipping comments and blank lines', () => {
-    const text = '# processes\nweb: bundle exec puma -p $PORT\n\nworker:   sidekiq -C config/sidekiq.yml\nrelease: rake db:migrate\n';
+    const text =
+      '# processes\nweb: bundle exec puma -p $PORT\n\nworker:   sidekiq -C config/sidekiq.yml\nrelease: rake db:migrate\n';
     expect(parseProcfile(text)).toEqual({
       web: { command: 'bundle exec puma -p $PORT' },
       worker: { command: 'sidekiq -C config/sidekiq.yml' },
@@ -29,8 +30,12 @@ describe('app.json', () => {
       }),
     );
     expect(parts.replicas).toEqual({ web: 2, worker: 0 });
-    expect(parts.cron).toEqual([{ command: 'rake report', schedule: '@daily', concurrencyPolicy: 'Replace' }]);
-    expect(parts.healthchecks.web).toEqual({ readiness: { type: 'http', path: '/health', port: 5000, timeoutSeconds: 3, failureThreshold: 4 } });
+    expect(parts.cron).toEqual([
+      { command: 'rake report', schedule: '@daily', concurrencyPolicy: 'Replace' },
+    ]);
+    expect(parts.healthchecks.web).toEqual({
+      readiness: { type: 'http', path: '/health', port: 5000, timeoutSeconds: 3, failureThreshold: 4 },
+    });
   });
 
   it('refuses text that is not a JSON object', () => {

@@ -1,113 +1,91 @@
 /**
- * Typed calls to the ordering scripts. One instance per Redis connection; scripts are registered
- * with ioredis `defineCommand`, which sends EVALSHA and falls back to EVAL after a Redis restart
- * flushed the script cache.
+ * Typed calls to the ordering scripts. Scripts are registered with ioredis `defineCommand`, which
+ * sends EVALSHA and falls back to EVAL after a Redis restart flushed the script cache.
  */
 import type { Redis } from 'ioredis';
-import { JOB_RECORD_TTL_SECONDS, keys } from '../keys.ts';
-import { ACQUIRE, FINISH, PEEK, RESERVE, UNRESERVE } from './scripts.ts';
+import { KEY_PREFIX, keys } from '../keys.ts';
+import { ACQUIRE, END_ATTEMPT, FINISH, PEEK, RESERVE, START_UNORDERED, UNRESERVE } from './scripts.ts';
 
 type ScriptFn = (...args: (string | number)[]) => Promise<unknown>;
 
 const SCRIPTS = {
-  lsReserve: { numberOfKeys: 5, lua: RESERVE },
-  lsUnreserve: { numberOfKeys: 3, lua: UNRESERVE },
-  lsAcquire: { numberOfKeys: 9, lua: ACQUIRE },
-  lsPeek: { numberOfKeys: 2, lua: PEEK },
-  lsFinish: { numberOfKeys: 8, lua: FINISH },
+  lsReserve: RESERVE,
+  lsUnreserve: UNRESERVE,
+  lsAcquire: ACQUIRE,
+  lsPeek: PEEK,
+  lsFinish: FINISH,
+  lsStartUnordered: START_UNORDERED,
+  lsEndAttempt: END_ATTEMPT,
 } as const;
 
+type ScriptName = keyof typeof SCRIPTS;
+
 export type AcquireResult =
-  | { kind: 'done'; result: string }
+  | { kind: 'done'; done: string }
   | { kind: 'wait'; head: string }
   | { kind: 'superseded'; by: string; seq: number }
-  | { kind: 'go'; seq: number; requeued: boolean; previousAttempts: string[] };
+  | { kind: 'go'; seq: number; requeued: boolean; attempt: number; previousAttempts: string[] };
 
 export interface FinishInput {
   jobId: string;
   lane: string;
   supersedeKey?: string;
-  /** Stored as the job's done marker; a duplicate delivery returns it instead of running again. */
-  doneValue?: string;
-  /** Replaces the job's last attempt record. */
-  attempt?: string;
-  /** Fields written to the lane's status projection. */
-  status?: Record<string, string | number>;
+  /** The job's done marker: a duplicate delivery answers from it instead of running again. */
+  done: string;
+  /** The attempt record to close, by number (as `acquire` returned it). */
+  attempt?: { number: number; record: string };
+  /** Fields of the lane's status projection to set (see jobs/status.ts). */
+  status: Record<string, string | number>;
 }
 
 export class LaneStore {
-  private readonly redis: Redis;
-
-  constructor(redis: Redis) {
-    this.redis = redis;
-    for (const [name, def] of Object.entries(SCRIPTS)) {
-      if (!(name in redis)) redis.defineCommand(name, def);
+  constructor(private readonly redis: Redis) {
+    for (const [name, lua] of Object.entries(SCRIPTS)) {
+      if (!(name in redis)) redis.defineCommand(name, { numberOfKeys: 1, lua });
     }
   }
 
-  private script(name: keyof typeof SCRIPTS): ScriptFn {
-    const fn = (this.redis as unknown as Record<string, ScriptFn>)[name]!;
-    return fn.bind(this.redis);
+  private call(name: ScriptName, key: string, ...args: (string | number)[]): Promise<unknown> {
+    return (this.redis as unknown as Record<ScriptName, ScriptFn>)[name].call(this.redis, key, ...args);
   }
 
   async reserve(lane: string, supersedeKey = ''): Promise<{ jobId: string; seq: number }> {
-    const [jobId, seq] = (await this.script('lsReserve')(
-      keys.laneSeq(lane),
+    const reply = (await this.call(
+      'lsReserve',
       keys.lanePending(lane),
-      keys.laneReserved(lane),
-      keys.lanes,
-      keys.laneLatest(lane),
+      KEY_PREFIX,
       lane,
       Date.now(),
-      keys.bull,
       supersedeKey,
-      keys.jobPrefix,
-    )) as [string, number];
-    return { jobId, seq: Number(seq) };
+    )) as unknown[];
+    return { jobId: String(reply[0]), seq: Number(reply[1]) };
   }
 
   async unreserve(lane: string, jobId: string, supersedeKey = ''): Promise<void> {
-    await this.script('lsUnreserve')(
-      keys.lanePending(lane),
-      keys.laneReserved(lane),
-      keys.laneLatest(lane),
-      jobId,
-      supersedeKey,
-    );
+    await this.call('lsUnreserve', keys.lanePending(lane), KEY_PREFIX, lane, jobId, supersedeKey);
   }
 
   async acquire(input: {
     lane: string;
     jobId: string;
-    jobType: string;
     supersedeKey?: string;
     attempt: string;
     graceMs: number;
   }): Promise<AcquireResult> {
-    const reply = (await this.script('lsAcquire')(
+    const reply = (await this.call(
+      'lsAcquire',
       keys.lanePending(input.lane),
-      keys.laneReserved(input.lane),
-      keys.laneSeq(input.lane),
-      keys.laneLatest(input.lane),
-      keys.status(input.lane),
-      keys.statusIndex,
-      keys.jobAttempts(input.jobId),
-      keys.jobDone(input.jobId),
-      keys.lanes,
+      KEY_PREFIX,
+      input.lane,
       input.jobId,
       Date.now(),
       input.graceMs,
-      keys.bull,
-      input.lane,
       input.supersedeKey ?? '',
       input.attempt,
-      input.jobType,
-      JOB_RECORD_TTL_SECONDS,
-      keys.jobPrefix,
     )) as unknown[];
     switch (reply[0]) {
       case 'done':
-        return { kind: 'done', result: String(reply[1]) };
+        return { kind: 'done', done: String(reply[1]) };
       case 'wait':
         return { kind: 'wait', head: String(reply[1]) };
       case 'superseded':
@@ -117,7 +95,8 @@ export class LaneStore {
           kind: 'go',
           seq: Number(reply[1]),
           requeued: Number(reply[2]) === 1,
-          previousAttempts: (reply[3] as string[]) ?? [],
+          attempt: Number(reply[3]),
+          previousAttempts: (reply[4] as string[]) ?? [],
         };
       default:
         throw new Error(`unexpected reply from the ordering script: ${JSON.stringify(reply)}`);
@@ -126,40 +105,57 @@ export class LaneStore {
 
   /** True when `jobId` is now the head of its lane. */
   async isHead(lane: string, jobId: string, graceMs: number): Promise<boolean> {
-    const reply = await this.script('lsPeek')(
+    const reply = await this.call(
+      'lsPeek',
       keys.lanePending(lane),
-      keys.laneReserved(lane),
+      KEY_PREFIX,
+      lane,
       jobId,
       Date.now(),
       graceMs,
-      keys.bull,
-      keys.jobPrefix,
     );
     return Number(reply) === 1;
   }
 
   async finish(input: FinishInput): Promise<{ next?: string; nextDelayed: boolean }> {
-    const statusPairs = Object.entries(input.status ?? {}).flatMap(([k, v]) => [k, String(v)]);
-    const [next, delayed] = (await this.script('lsFinish')(
+    const status: (string | number)[] = [];
+    for (const field in input.status) status.push(field, input.status[field]!);
+    const reply = (await this.call(
+      'lsFinish',
       keys.lanePending(input.lane),
-      keys.laneReserved(input.lane),
-      keys.laneLatest(input.lane),
-      keys.status(input.lane),
-      keys.statusIndex,
-      keys.jobAttempts(input.jobId),
-      keys.jobDone(input.jobId),
-      keys.lanes,
+      KEY_PREFIX,
+      input.lane,
       input.jobId,
       Date.now(),
-      input.lane,
       input.supersedeKey ?? '',
-      input.doneValue ?? '',
-      input.attempt ?? '',
-      JOB_RECORD_TTL_SECONDS,
-      keys.bull,
-      ...statusPairs,
-    )) as [string, number];
-    return next ? { next, nextDelayed: Number(delayed) === 1 } : { nextDelayed: false };
+      input.done,
+      input.attempt?.number ?? 0,
+      input.attempt?.record ?? '',
+      ...status,
+    )) as unknown[];
+    const next = String(reply[0] ?? '');
+    return next ? { next, nextDelayed: Number(reply[1]) === 1 } : { nextDelayed: false };
+  }
+
+  /** Start of a job that has no lane: its done marker, or its earlier attempts after recording this one. */
+  async startUnordered(
+    jobId: string,
+    attempt: string,
+  ): Promise<{ done?: string; attempt: number; previousAttempts: string[] }> {
+    const reply = (await this.call(
+      'lsStartUnordered',
+      keys.job(jobId),
+      KEY_PREFIX,
+      jobId,
+      attempt,
+    )) as unknown[];
+    if (reply[0] === 'done') return { done: String(reply[1]), attempt: 0, previousAttempts: [] };
+    return { attempt: Number(reply[1]), previousAttempts: (reply[2] as string[]) ?? [] };
+  }
+
+  /** Replaces attempt record `attempt` of a job; with `done`, also records the job's outcome. */
+  async endAttempt(jobId: string, attempt: number, record: string, done = ''): Promise<void> {
+    await this.call('lsEndAttempt', keys.job(jobId), attempt, record, done);
   }
 
   /** Pending job ids of a lane in order (for listings and tests). */

@@ -3,18 +3,34 @@
  *
  *   reserve  (producer, before adding the BullMQ job) — next position in the lane; the job id is
  *            `{lane}.{seq}`, so the queue's acceptance order is the lane's order.
- *   acquire  (worker, when a job is picked) — `go` only for the head of the lane; `wait` otherwise.
+ *   acquire  (worker, when a job is picked) — `go` only for the head of the lane, `wait` otherwise.
  *            Heads whose job finished, or whose reservation was abandoned, are dropped first.
+ *            Also records the attempt in the job's hash.
  *   peek     (worker, after parking a job) — the same clean-up, then "is this job the head now?".
- *   finish   (worker, when a job ended for good) — drop it from the lane, write the status
- *            projection and the done marker, return the next head so it can be promoted.
+ *   finish   (worker, when a job ended for good, before BullMQ records it) — done marker, attempt
+ *            end, status projection, leave the lane, and the next head so it can be promoted.
  *
- * See docs/ordering.md for why this shape and how failures are handled.
+ * Every script takes the key prefix and the lane and derives its keys (fewer arguments per call is
+ * most of what the layer costs); KEYS[1] is the lane's pending set, for Redis Cluster routing, and
+ * all keys share the `{longshore}` hash tag. See docs/ordering.md.
  */
 
+/** Key names, derived from ARGV[1] (prefix) and ARGV[2] (lane). */
+const LANE_KEYS = `
+local P, lane = ARGV[1], ARGV[2]
+local pending = KEYS[1]
+local reserved = P .. ':lane:' .. lane .. ':reserved'
+local seqKey = P .. ':lane:' .. lane .. ':seq'
+local latest = P .. ':lane:' .. lane .. ':latest'
+local bull = P .. ':jobs:'
+`;
+
 /**
- * Drops finished or abandoned entries from the head of the lane. Leaves `head` set to the first
- * live entry (or false). Needs: pending, reserved, now, grace, bull, jobPrefix.
+ * Drops finished or abandoned entries from the head of the lane and leaves `head` set to the first
+ * live entry (or false). A head is finished when its job has a done marker or sits in BullMQ's
+ * completed or failed set. A head whose job does not exist blocks the lane for `grace` ms after
+ * its reservation (its producer is between reserve and add), then is given up: the producer died,
+ * or the job was removed by hand.
  */
 const CLEAN_HEAD = `
 local head = false
@@ -23,10 +39,9 @@ for i = 1, 200 do
   if not head or head == jobId then break end
   local finished = false
   if redis.call('EXISTS', bull .. head) == 0 then
-    -- No job: its producer died between reserve and add, or it was removed. Wait out the grace.
-    local at = tonumber(redis.call('HGET', reserved, head) or '0')
-    finished = (now - at) > grace
-  elseif redis.call('EXISTS', jobPrefix .. head .. ':done') == 1
+    local at = redis.call('HGET', reserved, head)
+    finished = (not at) or (now - tonumber(at)) > grace
+  elseif redis.call('HEXISTS', bull .. head, 'lsDone') == 1
       or redis.call('ZSCORE', bull .. 'failed', head)
       or redis.call('ZSCORE', bull .. 'completed', head) then
     finished = true
@@ -38,59 +53,73 @@ for i = 1, 200 do
 end
 `;
 
+/** Appends an attempt record to the job's hash; sets \`n\` to its number and \`previous\` to the earlier records. */
+const RECORD_ATTEMPT = `
+local jobKey = bull .. jobId
+local n = redis.call('HINCRBY', jobKey, 'lsAN', 1)
+local previous = {}
+if n > 1 then
+  local fields = {}
+  for i = 1, n - 1 do fields[i] = 'lsA:' .. i end
+  previous = redis.call('HMGET', jobKey, unpack(fields))
+  for i = 1, #previous do if not previous[i] then previous[i] = '' end end
+end
+redis.call('HSET', jobKey, 'lsA:' .. n, attempt)
+`;
+
 /**
- * KEYS: seq, pending, reserved, lanes, latest
- * ARGV: lane, now, bull, supersedeKey ('' for none), jobPrefix
+ * KEYS: pending   ARGV: prefix, lane, now, supersedeKey ('' for none)
  * Returns {jobId, seq}.
  */
-export const RESERVE = `
-local seqKey, pending, reserved, lanes, latest = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local lane, now, bull, supersedeKey, jobPrefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+export const RESERVE =
+  LANE_KEYS +
+  `
+local now, supersedeKey = ARGV[3], ARGV[4]
 local seq, id
 -- Skip positions whose id is still taken (the counter was reset while old jobs are retained):
 -- BullMQ ignores an add whose id exists, which would lose the new job silently.
 for i = 1, 100000 do
   seq = redis.call('INCR', seqKey)
   id = lane .. '.' .. seq
-  if redis.call('EXISTS', bull .. id) == 0 and redis.call('EXISTS', jobPrefix .. id .. ':done') == 0 then break end
+  if redis.call('EXISTS', bull .. id) == 0 then break end
   id = false
 end
 if not id then return redis.error_reply('no free job id in lane ' .. lane) end
 redis.call('ZADD', pending, seq, id)
 redis.call('HSET', reserved, id, now)
-redis.call('SADD', lanes, lane)
+redis.call('SADD', P .. ':status:lanes', lane)
 if supersedeKey ~= '' then redis.call('HSET', latest, supersedeKey, id) end
 return {id, seq}
 `;
 
 /**
- * Undo a reservation whose add failed.
- * KEYS: pending, reserved, latest   ARGV: jobId, supersedeKey
+ * Undo a reservation whose add failed, or drop a queued job an operator cancelled.
+ * KEYS: pending   ARGV: prefix, lane, jobId, supersedeKey
  */
-export const UNRESERVE = `
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('HDEL', KEYS[2], ARGV[1])
-if ARGV[2] ~= '' and redis.call('HGET', KEYS[3], ARGV[2]) == ARGV[1] then redis.call('HDEL', KEYS[3], ARGV[2]) end
+export const UNRESERVE =
+  LANE_KEYS +
+  `
+local jobId, supersedeKey = ARGV[3], ARGV[4]
+redis.call('ZREM', pending, jobId)
+redis.call('HDEL', reserved, jobId)
+if supersedeKey ~= '' and redis.call('HGET', latest, supersedeKey) == jobId then redis.call('HDEL', latest, supersedeKey) end
 return 1
 `;
 
 /**
- * KEYS: pending, reserved, seq, latest, status, statusIndex, attempts, done, lanes
- * ARGV: jobId, now, grace, bull, lane, supersedeKey, attemptJson, jobType, ttl, jobPrefix
+ * KEYS: pending   ARGV: prefix, lane, jobId, now, grace, supersedeKey, attemptJson
  * Returns one of:
- *   {'done', resultJson}                 already finished (a duplicate delivery)
+ *   {'done', doneJson}                   already finished (a duplicate delivery)
  *   {'wait', headId}                     another job of the lane goes first
  *   {'superseded', newerId, seq}         a newer job with the same supersede key is queued
- *   {'go', seq, requeued, attempts[]}    run it; attempts are the earlier attempt records
+ *   {'go', seq, requeued, n, previous[]} run it as attempt n; previous are the earlier attempt records
  */
 export const ACQUIRE =
+  LANE_KEYS +
   `
-local pending, reserved, seqKey, latest, status, statusIndex, attempts, doneKey, lanes =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-local jobId, now, grace, bull, lane = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
-local supersedeKey, attempt, jobType, ttl, jobPrefix = ARGV[6], ARGV[7], ARGV[8], tonumber(ARGV[9]), ARGV[10]
+local jobId, now, grace, supersedeKey, attempt = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], ARGV[7]
 
-local done = redis.call('GET', doneKey)
+local done = redis.call('HGET', bull .. jobId, 'lsDone')
 if done then return {'done', done} end
 
 local requeued = 0
@@ -100,8 +129,6 @@ if not seq then
   -- up. Either way it joins the lane at the tail, as if enqueued now.
   seq = redis.call('INCR', seqKey)
   redis.call('ZADD', pending, seq, jobId)
-  redis.call('HSET', reserved, jobId, now)
-  redis.call('SADD', lanes, lane)
   requeued = 1
 end
 seq = tonumber(seq)
@@ -117,24 +144,20 @@ if supersedeKey ~= '' then
     if newerSeq and tonumber(newerSeq) > seq then return {'superseded', newer, seq} end
   end
 end
-
-local previous = redis.call('LRANGE', attempts, 0, -1)
-redis.call('RPUSH', attempts, attempt)
-redis.call('EXPIRE', attempts, ttl)
-redis.call('HSET', status, 'lane', lane, 'activeJobId', jobId, 'activeType', jobType, 'activeSince', now, 'updatedAt', now)
-redis.call('ZADD', statusIndex, now, lane)
-return {'go', seq, requeued, previous}
+` +
+  RECORD_ATTEMPT +
+  `
+return {'go', seq, requeued, n, previous}
 `;
 
 /**
- * KEYS: pending, reserved
- * ARGV: jobId, now, grace, bull, jobPrefix
+ * KEYS: pending   ARGV: prefix, lane, jobId, now, grace
  * Returns 1 when jobId is the head of its lane (after dropping finished heads), else 0.
  */
 export const PEEK =
+  LANE_KEYS +
   `
-local pending, reserved = KEYS[1], KEYS[2]
-local jobId, now, grace, bull, jobPrefix = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4], ARGV[5]
+local jobId, now, grace = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
 ` +
   CLEAN_HEAD +
   `
@@ -143,38 +166,63 @@ return 0
 `;
 
 /**
- * KEYS: pending, reserved, latest, status, statusIndex, attempts, done, lanes
- * ARGV: jobId, now, lane, supersedeKey, doneValue ('' = none), attemptJson ('' = none), ttl, bull, statusPairs...
+ * KEYS: pending
+ * ARGV: prefix, lane, jobId, now, supersedeKey, doneJson, attemptNumber (0 = none), attemptJson,
+ *       then status projection fields and values (last, success, revision, image, updatedAt…)
  * Returns {nextId or '', nextIsDelayed 0|1}.
  */
-export const FINISH = `
-local pending, reserved, latest, status, statusIndex, attempts, doneKey, lanes =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8]
-local jobId, now, lane, supersedeKey, doneValue, attempt, ttl, bull =
-  ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6], tonumber(ARGV[7]), ARGV[8]
+export const FINISH =
+  LANE_KEYS +
+  `
+local jobId, now, supersedeKey, done, n, attempt = ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
 
 redis.call('ZREM', pending, jobId)
 redis.call('HDEL', reserved, jobId)
 if supersedeKey ~= '' and redis.call('HGET', latest, supersedeKey) == jobId then redis.call('HDEL', latest, supersedeKey) end
-if doneValue ~= '' then redis.call('SET', doneKey, doneValue, 'EX', ttl) end
-if attempt ~= '' then
-  if redis.call('LLEN', attempts) > 0 then redis.call('LSET', attempts, -1, attempt) else redis.call('RPUSH', attempts, attempt) end
-  redis.call('EXPIRE', attempts, ttl)
+if n ~= '0' then
+  redis.call('HSET', bull .. jobId, 'lsDone', done, 'lsA:' .. n, attempt)
+else
+  redis.call('HSET', bull .. jobId, 'lsDone', done)
 end
-if #ARGV > 8 then
-  local pairs = {}
-  for i = 9, #ARGV do pairs[#pairs + 1] = ARGV[i] end
-  redis.call('HSET', status, 'lane', lane, 'updatedAt', now, unpack(pairs))
-  if redis.call('HGET', status, 'activeJobId') == jobId then redis.call('HDEL', status, 'activeJobId', 'activeType', 'activeSince') end
-  redis.call('ZADD', statusIndex, now, lane)
-end
+redis.call('HSET', P .. ':status:' .. lane, unpack(ARGV, 9))
+-- SADD of a known lane changes nothing, so it costs neither a write nor an AOF entry.
+redis.call('SADD', P .. ':status:lanes', lane)
 
 local nextId = redis.call('ZRANGE', pending, 0, 0)[1]
-if not nextId then
-  redis.call('SREM', lanes, lane)
-  return {'', 0}
-end
+if not nextId then return {'', 0} end
 local delayed = 0
 if redis.call('ZSCORE', bull .. 'delayed', nextId) then delayed = 1 end
 return {nextId, delayed}
+`;
+
+/**
+ * Start of an unordered job (no lane).
+ * KEYS: job hash   ARGV: prefix, jobId, attemptJson
+ * Returns {'done', doneJson} or {'go', n, previous[]}.
+ */
+export const START_UNORDERED =
+  `
+local bull, jobId, attempt = ARGV[1] .. ':jobs:', ARGV[2], ARGV[3]
+local done = redis.call('HGET', bull .. jobId, 'lsDone')
+if done then return {'done', done} end
+` +
+  RECORD_ATTEMPT +
+  `
+return {'go', n, previous}
+`;
+
+/**
+ * End of a job's attempt: replaces attempt record n and, when `done` is set, records the outcome.
+ * For unordered jobs' ends and for ordered jobs' retries, hand-backs and lost locks.
+ * KEYS: job hash   ARGV: attemptNumber, attemptJson, doneJson ('' = none)
+ */
+export const END_ATTEMPT = `
+local jobKey, n, attempt, done = KEYS[1], ARGV[1], ARGV[2], ARGV[3]
+if redis.call('EXISTS', jobKey) == 0 then return 0 end
+if done ~= '' then
+  redis.call('HSET', jobKey, 'lsA:' .. n, attempt, 'lsDone', done)
+else
+  redis.call('HSET', jobKey, 'lsA:' .. n, attempt)
+end
+return 1
 `;

@@ -80,14 +80,13 @@ export const imageRef = z
   })
   .min(1, 'is required (an image reference such as registry.example.com/team/web:1.4 or …@sha256:…)')
   .max(512, 'must be at most 512 characters')
-  .regex(
-    IMAGE,
-    'must be an image reference such as nginx:1.27, ghcr.io/team/web:1.4 or name@sha256:<digest>',
-  )
+  .regex(IMAGE, 'must be an image reference such as nginx:1.27, ghcr.io/team/web:1.4 or name@sha256:<digest>')
   .refine((ref) => {
     // Without a dot, a port or "localhost", the first component is a path, and paths are lowercase.
     const [first, ...rest] = ref.split('/');
-    return rest.length === 0 || /[.:]/.test(first!) || first === 'localhost' || first === first!.toLowerCase();
+    return (
+      rest.length === 0 || /[.:]/.test(first!) || first === 'localhost' || first === first!.toLowerCase()
+    );
   }, 'must be lowercase in its repository path (only a registry host may have capitals)');
 
 export const gitSha = z

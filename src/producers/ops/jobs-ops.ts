@@ -6,10 +6,11 @@
 import { Job, type JobState } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { NotFoundError, RefusedError, WaitTimeoutError } from '../../core/errors.ts';
+import { type AttemptRecord, readAttempts } from '../../jobs/attempts.ts';
 import type { JobClient } from '../../jobs/client.ts';
 import { contractFor, isJobType } from '../../jobs/contracts.ts';
 import { jobEnvelope } from '../../jobs/envelope.ts';
-import { keys } from '../../jobs/keys.ts';
+import { JOB_FIELDS, keys } from '../../jobs/keys.ts';
 import { laneId } from '../../jobs/lane.ts';
 import { LaneStore } from '../../jobs/ordering/lane-store.ts';
 import { redactSealed } from '../../jobs/redact.ts';
@@ -121,7 +122,7 @@ export interface JobDetails extends JobSummary {
   maxAttempts: number;
   stacktrace: string[];
   logs: string[];
-  attempts: unknown[];
+  attempts: AttemptRecord[];
   /** For queued ordered jobs: how many jobs of the lane go first, and the head. */
   lanePosition?: { ahead: number; head: string };
 }
@@ -136,9 +137,9 @@ export async function showJob(client: JobClient, redis: Redis, id: string): Prom
   const job = await loadJob(client, id);
   const state = await job.getState();
   const summary = summarize(job, state);
-  const [{ logs }, attemptsRaw] = await Promise.all([
+  const [{ logs }, attempts] = await Promise.all([
     client.queue.getJobLogs(id, 0, -1, true),
-    redis.lrange(keys.jobAttempts(id), 0, -1),
+    readAttempts(redis, id),
   ]);
   let lanePosition: JobDetails['lanePosition'];
   if (summary.lane && state !== 'completed' && state !== 'failed') {
@@ -155,7 +156,7 @@ export async function showJob(client: JobClient, redis: Redis, id: string): Prom
     maxAttempts: job.opts.attempts ?? 1,
     stacktrace: job.stacktrace ?? [],
     logs,
-    attempts: attemptsRaw.map((line, i) => ({ attempt: i + 1, ...(JSON.parse(line) as object) })),
+    attempts,
     ...(lanePosition ? { lanePosition } : {}),
   };
 }
@@ -198,7 +199,7 @@ export async function retryJob(
   const risk = await rollbackRisk(redis, job);
   if (risk && !force) return { id, retried: false, reason: risk };
   // The done marker answers duplicate deliveries of a finished job; a retry must run it for real.
-  await redis.del(keys.jobDone(id));
+  await redis.hdel(keys.job(id), JOB_FIELDS.done);
   await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
   return { id, retried: true, ...(risk ? { reason: `forced: ${risk}` } : {}) };
 }

@@ -1,0 +1,235 @@
+/**
+ * Throughput and latency of no-op jobs through the longshore fleet against bare BullMQ on the
+ * same Redis, with the same job count, worker processes and concurrency, in the same run:
+ *
+ *   bare BullMQ      a Worker with a no-op processor, no ordering layer
+ *   ordering only    BullMQ + longshore's lane protocol (acquire, finish), nothing else
+ *   longshore fleet  the real worker: validation, lanes, attempt history, projection, metrics
+ *
+ *   throughput: N jobs queued first, then drained; jobs/s from the first job started to the last finished
+ *   latency:    jobs enqueued at a steady rate below capacity; enqueue call → completion, p50 and p99
+ *
+ * This machine's timings wander by ±25% between identical runs, so every configuration runs
+ * `--runs` times (alternating systems) and the median is printed.
+ *
+ * Usage: npm run bench -- fleet [--jobs N] [--apps A] [--concurrency C] [--rate R] [--latency-jobs M] [--runs K]
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { loadFleetConfig } from '../src/core/env.ts';
+import { startPrivateRedis } from '../src/dev/private-redis.ts';
+import { JobClient } from '../src/jobs/client.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SECRET = 'bench-passphrase-bench-passphrase-0123';
+
+type Kind = 'bare' | 'ordering' | 'fleet';
+const LABEL: Record<Kind, string> = {
+  bare: 'bare BullMQ',
+  ordering: 'ordering only',
+  fleet: 'longshore fleet',
+};
+const SCRIPT: Record<Kind, string> = {
+  bare: 'bench/fixtures/bare-worker.ts',
+  ordering: 'bench/fixtures/ordering-only-worker.ts',
+  fleet: 'bench/fixtures/noop-fleet-worker.ts',
+};
+
+interface Options {
+  jobs: number;
+  apps: number;
+  concurrency: number;
+  rate: number;
+  latencyJobs: number;
+  runs: number;
+}
+
+function parseArgs(argv: string[]): Options {
+  const get = (name: string, fallback: number) => {
+    const i = argv.indexOf(`--${name}`);
+    const value = i >= 0 ? Number(argv[i + 1]) : fallback;
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`--${name} must be a positive number`);
+    return value;
+  };
+  return {
+    jobs: get('jobs', 3000),
+    apps: get('apps', 100),
+    concurrency: get('concurrency', loadFleetConfig({}).concurrency),
+    rate: get('rate', 200),
+    latencyJobs: get('latency-jobs', 600),
+    runs: get('runs', 3),
+  };
+}
+
+interface Result {
+  throughput: number;
+  p50: number;
+  p99: number;
+  parkedPct: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function startWorkers(kind: Kind, count: number, redisUrl: string, concurrency: number) {
+  const procs = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['--import', 'tsx', `${ROOT}${SCRIPT[kind]}`, String(concurrency)], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        REDIS_URL: redisUrl,
+        LONGSHORE_SECRET: SECRET,
+        LONGSHORE_LOG_LEVEL: 'warn',
+        LONGSHORE_METRICS_PORT: '0',
+        LONGSHORE_METRICS_HOST: '127.0.0.1',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  await Promise.all(
+    procs.map(
+      (p) =>
+        new Promise<void>((resolve, reject) => {
+          let out = '';
+          p.stdout!.on('data', (d: Buffer) => {
+            out += d.toString();
+            if (out.includes('ready')) resolve();
+          });
+          p.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+        }),
+    ),
+  );
+  return {
+    stop: () =>
+      Promise.all(
+        procs.map(
+          (p) =>
+            new Promise<void>((resolve) => {
+              p.once('exit', () => resolve());
+              p.kill('SIGTERM');
+            }),
+        ),
+      ),
+  };
+}
+
+async function waitForCompleted(queue: Queue, count: number): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    const { completed = 0, failed = 0 } = await queue.getJobCounts('completed', 'failed');
+    if (failed > 0) throw new Error(`${failed} job(s) failed during the benchmark`);
+    if (completed >= count) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('benchmark jobs did not complete within 5 minutes');
+}
+
+async function run(kind: Kind, workers: number, options: Options): Promise<Result> {
+  const redis = await startPrivateRedis({ appendfsync: 'everysec' });
+  const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+  const fleetClient = new JobClient(conn, { attempts: 3, backoffMs: 1000 });
+  const bareQueue = new Queue('bare', { connection: conn, prefix: '{bare}' });
+  const queue = kind === 'bare' ? bareQueue : fleetClient.queue;
+  const enqueue = async (i: number) => {
+    const app = `app-${i % options.apps}`;
+    if (kind === 'bare') {
+      await bareQueue.add(
+        'scale',
+        { app, processes: { web: i % 1000 }, enqueuedAt: Date.now() },
+        { attempts: 3, removeOnComplete: { count: 100_000 } },
+      );
+    } else {
+      await fleetClient.enqueue('scale', { app, processes: { web: i % 1000 } }, 'bench');
+    }
+  };
+  try {
+    // Throughput: queue everything, then let the workers drain it.
+    for (let i = 0; i < options.jobs; i++) await enqueue(i);
+    const fleet = await startWorkers(kind, workers, redis.url, options.concurrency);
+    await waitForCompleted(queue, options.jobs);
+    const done = await queue.getJobs(['completed'], 0, -1);
+    const started = Math.min(...done.map((j) => j.processedOn ?? Number.POSITIVE_INFINITY));
+    const finished = Math.max(...done.map((j) => j.finishedOn ?? 0));
+    const parked = done.filter((j) => j.attemptsStarted > 1).length;
+    const throughput = options.jobs / ((finished - started) / 1000);
+
+    // Latency: a steady rate below capacity, from the producer's call to completion.
+    await queue.clean(0, 1_000_000, 'completed');
+    const interval = 1000 / options.rate;
+    const t0 = performance.now();
+    for (let i = 0; i < options.latencyJobs; i++) {
+      const wait = t0 + i * interval - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      await enqueue(options.jobs + i);
+    }
+    await waitForCompleted(queue, options.latencyJobs);
+    const latencies = (await queue.getJobs(['completed'], 0, -1))
+      .map((j) => (j.finishedOn ?? 0) - ((j.data as { enqueuedAt?: number }).enqueuedAt ?? j.timestamp))
+      .sort((a, b) => a - b);
+    await fleet.stop();
+    return {
+      throughput,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      parkedPct: (100 * parked) / options.jobs,
+    };
+  } finally {
+    await bareQueue.close();
+    await fleetClient.close();
+    conn.disconnect();
+    await redis.stop();
+  }
+}
+
+export async function benchFleetThroughput(argv: string[]): Promise<void> {
+  const options = parseArgs(argv);
+  console.log(
+    `fleet throughput: ${options.jobs} no-op jobs over ${options.apps} apps, concurrency ${options.concurrency} per worker process; ` +
+      `latency at ${options.rate} jobs/s for ${options.latencyJobs} jobs; median of ${options.runs} runs`,
+  );
+  const kinds: Kind[] = ['bare', 'ordering', 'fleet'];
+  const rows: { kind: Kind; workers: number; result: Result }[] = [];
+  for (const workers of [1, 2]) {
+    const results = new Map<Kind, Result[]>(kinds.map((k) => [k, []]));
+    for (let r = 0; r < options.runs; r++)
+      for (const kind of kinds) results.get(kind)!.push(await run(kind, workers, options));
+    for (const kind of kinds) {
+      const list = results.get(kind)!;
+      rows.push({
+        kind,
+        workers,
+        result: {
+          throughput: median(list.map((x) => x.throughput)),
+          p50: median(list.map((x) => x.p50)),
+          p99: median(list.map((x) => x.p99)),
+          parkedPct: median(list.map((x) => x.parkedPct)),
+        },
+      });
+    }
+  }
+  const header = ['system', 'workers', 'jobs/s', 'vs bare', 'p50 ms', 'p99 ms', 'parked'];
+  const table = rows.map(({ kind, workers, result }) => {
+    const bare = rows.find((b) => b.kind === 'bare' && b.workers === workers)!.result;
+    return [
+      LABEL[kind],
+      String(workers),
+      result.throughput.toFixed(0),
+      (result.throughput / bare.throughput).toFixed(2),
+      result.p50.toFixed(1),
+      result.p99.toFixed(1),
+      `${result.parkedPct.toFixed(1)}%`,
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
+  for (const row of [header, ...table])
+    console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
+}

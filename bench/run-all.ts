@@ -1,0 +1,21 @@
+/**
+ * `npm run bench [-- NAME [args…]]`: runs the benchmarks, which print their figures and ratios.
+ * Benchmarks are never run by `npm test`; tests do not assert timings.
+ */
+import { benchFleetThroughput } from './fleet-throughput.ts';
+
+const BENCHES: Record<string, (argv: string[]) => Promise<void>> = {
+  fleet: benchFleetThroughput,
+};
+
+const [name, ...rest] = process.argv.slice(2);
+const selected = name ? [name] : Object.keys(BENCHES);
+for (const bench of selected) {
+  const fn = BENCHES[bench];
+  if (!fn) {
+    console.error(`unknown benchmark "${bench}" (known: ${Object.keys(BENCHES).join(', ')})`);
+    process.exit(2);
+  }
+  await fn(name ? rest : []);
+}
+process.exit(0);
