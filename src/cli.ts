@@ -19,11 +19,20 @@ import { EXIT } from './producers/cli/exit-codes.ts';
 import { action } from './producers/cli/runtime.ts';
 import { runWorkerProcess } from './workers/main.ts';
 
+/** The package version, from src/ (checkout) or dist/src/ (compiled). */
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
+  for (const path of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as {
+        name?: string;
+        version: string;
+      };
+      if (pkg.name === 'longshore') return pkg.version;
+    } catch {
+      // not at this level
+    }
+  }
+  return 'unknown';
 }
 
 export function buildProgram(): Command {

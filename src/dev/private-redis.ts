@@ -88,6 +88,10 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
     ];
     const proc = spawn(bin, args, { stdio: 'ignore' });
     child = proc;
+    // A parent that exits (even on an uncaught error) takes its private Redis with it.
+    const reap = () => proc.kill('SIGKILL');
+    process.once('exit', reap);
+    proc.once('exit', () => process.off('exit', reap));
     const exited = new Promise<never>((_, reject) =>
       proc.once('exit', (code) =>
         reject(
