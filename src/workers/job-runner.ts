@@ -336,7 +336,7 @@ export class JobRunner {
     const done = JSON.stringify({ outcome: 'completed', result, finishedAt: now } satisfies DoneMarker);
     const attempt = attemptEnd(turn, 'completed');
     if (!info.lane) {
-      this.settle(this.deps.lanes.endAttempt(info.id, attempt.number, attempt.record, done), info.id);
+      this.settle(this.endAttempt(info.id, attempt.number, attempt.record, done), info.id);
       return;
     }
     const image =
@@ -364,10 +364,7 @@ export class JobRunner {
         error: message,
         finishedAt: Date.now(),
       } satisfies DoneMarker);
-      this.settle(
-        this.deps.lanes.endAttempt(turn.info.id, attempt.number, attempt.record, done),
-        turn.info.id,
-      );
+      this.settle(this.endAttempt(turn.info.id, attempt.number, attempt.record, done), turn.info.id);
       return;
     }
     this.leaveLane(job, turn.info.lane, message, attempt, turn.contract.supersedeKey);
@@ -425,7 +422,7 @@ export class JobRunner {
   /** Closes the current attempt record; sent ahead of BullMQ's own command for the job, not awaited. */
   private closeAttempt(turn: Turn, outcome: StoredAttempt['outcome'], error?: string): void {
     const attempt = attemptEnd(turn, outcome, error);
-    this.settle(this.deps.lanes.endAttempt(turn.info.id, attempt.number, attempt.record), turn.info.id);
+    this.settle(this.endAttempt(turn.info.id, attempt.number, attempt.record), turn.info.id);
   }
 
   /**
@@ -433,10 +430,7 @@ export class JobRunner {
    * parked, and logs a failure (the lane then heals itself: a head whose job BullMQ finished is
    * dropped by the next acquire).
    */
-  private settle(
-    sent: Promise<{ next?: string; nextDelayed: boolean } | undefined | void>,
-    jobId: string,
-  ): void {
+  private settle(sent: Promise<{ next?: string; nextDelayed: boolean } | undefined>, jobId: string): void {
     sent
       .then(
         (finished) => (finished ? this.promote(finished.next, finished.nextDelayed) : undefined),
@@ -446,6 +440,17 @@ export class JobRunner {
       .catch((err: Error) =>
         this.deps.logger.warn({ jobId, err: err.message }, 'promoting the next job of its lane failed'),
       );
+  }
+
+  /** endAttempt, typed for `settle` (it has no next job to promote). */
+  private async endAttempt(
+    jobId: string,
+    attempt: number,
+    record: string,
+    done?: string,
+  ): Promise<undefined> {
+    await this.deps.lanes.endAttempt(jobId, attempt, record, done);
+    return undefined;
   }
 
   /** A job already finished was delivered again (crash between our record and BullMQ's): answer from the record. */
