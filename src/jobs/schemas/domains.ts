@@ -1,22 +1,9 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { appName, domainName } from './common.ts';
+import { domainName } from './common.ts';
+import { listChangePayload } from './list-change.ts';
 
-export const domainsPayload = z
-  .object({
-    app: appName,
-    action: z.enum(['add', 'remove', 'set', 'clear']),
-    domains: z.array(domainName).max(100, 'must name at most 100 domains').default([]),
-  })
-  .strict()
-  .superRefine((p, ctx) => {
-    if (p.action === 'clear' && p.domains.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['domains'], message: 'clear takes no domains' });
-    }
-    if ((p.action === 'add' || p.action === 'remove') && p.domains.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['domains'], message: `name at least one domain to ${p.action}` });
-    }
-  });
+export const domainsPayload = listChangePayload('domains', domainName, 'domain', 100);
 
 export type DomainsPayload = z.infer<typeof domainsPayload>;
 

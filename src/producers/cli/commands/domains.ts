@@ -1,42 +1,54 @@
 import type { Command } from 'commander';
+import { LIST_ACTIONS, type ListAction } from '../../../jobs/schemas/list-change.ts';
 import { action, type CommonOptions, submit } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
-const ACTIONS = {
-  add: 'Add domains (one Ingress each)',
-  remove: 'Remove domains',
-  set: 'Replace all domains',
-  clear: 'Remove every domain',
-} as const;
+interface ListCommands {
+  /** Command prefix and job type (`domains`, `ports`), which is also the payload field. */
+  name: 'domains' | 'ports';
+  item: string;
+  descriptions: Record<ListAction, string>;
+}
 
-const PORT_ACTIONS = {
-  add: 'Add port maps (scheme:host:container, e.g. http:80:5000)',
-  remove: 'Remove port maps',
-  set: 'Replace all port maps',
-  clear: 'Remove every port map',
-} as const;
+const LISTS: ListCommands[] = [
+  {
+    name: 'domains',
+    item: 'hostnames',
+    descriptions: {
+      add: 'Add domains (one Ingress each)',
+      remove: 'Remove domains',
+      set: 'Replace all domains',
+      clear: 'Remove every domain',
+    },
+  },
+  {
+    name: 'ports',
+    item: 'port maps',
+    descriptions: {
+      add: 'Add port maps (scheme:host:container, e.g. http:80:5000)',
+      remove: 'Remove port maps',
+      set: 'Replace all port maps',
+      clear: 'Remove every port map',
+    },
+  },
+];
 
+/** `domains:add|remove|set|clear` and `ports:add|remove|set|clear`. */
 export function registerDomains(program: Command): void {
-  for (const [verb, description] of Object.entries(ACTIONS)) {
-    const command = program.command(`domains:${verb}`).description(description).argument('<app>', 'app name');
-    if (verb !== 'clear') command.argument(verb === 'set' ? '[domains...]' : '<domains...>', 'hostnames');
-    withSubmitOptions(command).action(
-      action(async (app: string, ...rest: unknown[]) => {
-        const domains = verb === 'clear' ? [] : ((rest[0] as string[] | undefined) ?? []);
-        const options = (verb === 'clear' ? rest[0] : rest[1]) as CommonOptions;
-        return submit('domains', { app, action: verb, domains }, options);
-      }),
-    );
-  }
-  for (const [verb, description] of Object.entries(PORT_ACTIONS)) {
-    const command = program.command(`ports:${verb}`).description(description).argument('<app>', 'app name');
-    if (verb !== 'clear') command.argument(verb === 'set' ? '[maps...]' : '<maps...>', 'port maps');
-    withSubmitOptions(command).action(
-      action(async (app: string, ...rest: unknown[]) => {
-        const ports = verb === 'clear' ? [] : ((rest[0] as string[] | undefined) ?? []);
-        const options = (verb === 'clear' ? rest[0] : rest[1]) as CommonOptions;
-        return submit('ports', { app, action: verb, ports }, options);
-      }),
-    );
+  for (const list of LISTS) {
+    for (const verb of LIST_ACTIONS) {
+      const command = program
+        .command(`${list.name}:${verb}`)
+        .description(list.descriptions[verb])
+        .argument('<app>', 'app name');
+      if (verb !== 'clear') command.argument(verb === 'set' ? '[items...]' : '<items...>', list.item);
+      withSubmitOptions(command).action(
+        action(async (app: string, ...rest: unknown[]) => {
+          const items = verb === 'clear' ? [] : ((rest[0] as string[] | undefined) ?? []);
+          const options = (verb === 'clear' ? rest[0] : rest[1]) as CommonOptions;
+          return submit(list.name, { app, action: verb, [list.name]: items }, options);
+        }),
+      );
+    }
   }
 }
