@@ -1,0 +1,144 @@
+/**
+ * The resource types kube-sim serves, as discovery describes them. Everything else (routing,
+ * discovery documents, OpenAPI, validation) looks types up here.
+ */
+
+export interface SubresourceType {
+  name: 'status' | 'scale' | 'log' | 'finalize';
+  /** Kind of the subresource's body, when it is not the parent's own kind (scale → autoscaling/v1 Scale). */
+  kind?: string;
+  group?: string;
+  version?: string;
+  verbs: string[];
+}
+
+export interface ResourceType {
+  /** '' for the core group. */
+  group: string;
+  version: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames: string[];
+  categories: string[];
+  verbs: string[];
+  subresources: SubresourceType[];
+}
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+const STATUS: SubresourceType = { name: 'status', verbs: ['get', 'patch', 'update'] };
+const SCALE: SubresourceType = {
+  name: 'scale',
+  kind: 'Scale',
+  group: 'autoscaling',
+  version: 'v1',
+  verbs: ['get', 'patch', 'update'],
+};
+
+function type(
+  group: string,
+  version: string,
+  kind: string,
+  plural: string,
+  options: {
+    namespaced?: boolean;
+    shortNames?: string[];
+    categories?: string[];
+    verbs?: string[];
+    subresources?: SubresourceType[];
+  } = {},
+): ResourceType {
+  return {
+    group,
+    version,
+    kind,
+    listKind: `${kind}List`,
+    plural,
+    singular: kind.toLowerCase(),
+    namespaced: options.namespaced ?? true,
+    shortNames: options.shortNames ?? [],
+    categories: options.categories ?? [],
+    verbs: options.verbs ?? ALL_VERBS,
+    subresources: options.subresources ?? [],
+  };
+}
+
+export const RESOURCE_TYPES: ResourceType[] = [
+  type('', 'v1', 'ConfigMap', 'configmaps', { shortNames: ['cm'] }),
+  type('', 'v1', 'Event', 'events', { shortNames: ['ev'] }),
+  type('', 'v1', 'Namespace', 'namespaces', {
+    namespaced: false,
+    shortNames: ['ns'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    subresources: [STATUS, { name: 'finalize', verbs: ['update'] }],
+  }),
+  type('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', {
+    shortNames: ['pvc'],
+    subresources: [STATUS],
+  }),
+  type('', 'v1', 'PersistentVolume', 'persistentvolumes', {
+    namespaced: false,
+    shortNames: ['pv'],
+    subresources: [STATUS],
+  }),
+  type('', 'v1', 'Pod', 'pods', {
+    shortNames: ['po'],
+    categories: ['all'],
+    subresources: [STATUS, { name: 'log', kind: 'Pod', verbs: ['get'] }],
+  }),
+  type('', 'v1', 'Secret', 'secrets'),
+  type('', 'v1', 'ServiceAccount', 'serviceaccounts', { shortNames: ['sa'] }),
+  type('', 'v1', 'Service', 'services', {
+    shortNames: ['svc'],
+    categories: ['all'],
+    verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+    subresources: [STATUS],
+  }),
+  type('apps', 'v1', 'Deployment', 'deployments', {
+    shortNames: ['deploy'],
+    categories: ['all'],
+    subresources: [STATUS, SCALE],
+  }),
+  type('apps', 'v1', 'ReplicaSet', 'replicasets', {
+    shortNames: ['rs'],
+    categories: ['all'],
+    subresources: [STATUS, SCALE],
+  }),
+  type('batch', 'v1', 'CronJob', 'cronjobs', {
+    shortNames: ['cj'],
+    categories: ['all'],
+    subresources: [STATUS],
+  }),
+  type('batch', 'v1', 'Job', 'jobs', { categories: ['all'], subresources: [STATUS] }),
+  type('coordination.k8s.io', 'v1', 'Lease', 'leases'),
+  type('networking.k8s.io', 'v1', 'Ingress', 'ingresses', { shortNames: ['ing'], subresources: [STATUS] }),
+  type('storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', { namespaced: false, shortNames: ['sc'] }),
+];
+
+export function groupVersion(type: { group: string; version: string }): string {
+  return type.group ? `${type.group}/${type.version}` : type.version;
+}
+
+/** `deployments.apps`, or bare `secrets` for the core group: how upstream names resources in messages. */
+export function qualifiedResource(type: ResourceType): string {
+  return type.group ? `${type.plural}.${type.group}` : type.plural;
+}
+
+export function findByPlural(group: string, version: string, plural: string): ResourceType | undefined {
+  return RESOURCE_TYPES.find((t) => t.group === group && t.version === version && t.plural === plural);
+}
+
+export function findByKind(apiVersion: string, kind: string): ResourceType | undefined {
+  return RESOURCE_TYPES.find((t) => groupVersion(t) === apiVersion && t.kind === kind);
+}
+
+/** The API group versions served, core first, then groups in name order. */
+export function servedGroupVersions(): { group: string; version: string }[] {
+  const seen = new Map<string, { group: string; version: string }>();
+  for (const t of RESOURCE_TYPES) seen.set(groupVersion(t), { group: t.group, version: t.version });
+  return [...seen.values()].sort((a, b) =>
+    a.group === '' ? -1 : b.group === '' ? 1 : a.group.localeCompare(b.group),
+  );
+}
