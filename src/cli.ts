@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { runSim } from '../infra/kube-sim/main.ts';
 import { runDev } from './dev/dev.ts';
 import { registerApps } from './producers/cli/commands/apps.ts';
 import { registerConfig } from './producers/cli/commands/config.ts';
@@ -71,6 +72,29 @@ export function buildProgram(): Command {
         }
         await runWorkerProcess(concurrency ? { concurrency } : {});
         // The process now lives until a signal; the worker's own handlers exit it.
+        await new Promise(() => undefined);
+        return EXIT.ok;
+      }),
+    );
+
+  program
+    .command('sim')
+    .description('Run the Kubernetes API simulator (kube-sim) until SIGTERM/SIGINT; prints its URL')
+    .option('--port <port>', 'port to listen on (default: a free one)')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--kubeconfig <file>', 'write a kubeconfig for kubectl, helm and client-node here')
+    .action(
+      action(async (options: { port?: string; host: string; kubeconfig?: string }) => {
+        const port = options.port === undefined ? undefined : Number(options.port);
+        if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
+          process.stderr.write('error: --port must be a whole number from 0 to 65535\n');
+          return EXIT.invalid;
+        }
+        await runSim({
+          host: options.host,
+          ...(port !== undefined ? { port } : {}),
+          ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
+        });
         await new Promise(() => undefined);
         return EXIT.ok;
       }),

@@ -84,7 +84,7 @@ export interface StatusBody {
   metadata: Record<string, never>;
   status: 'Failure' | 'Success';
   message: string;
-  reason: string;
+  reason?: string;
   details?: StatusDetails;
   code: number;
 }
@@ -109,7 +109,8 @@ export class StatusError extends Error {
       metadata: {},
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
+      // Upstream omits an empty reason (500s from Go errors carry none).
+      ...(this.reason ? { reason: this.reason } : {}),
       ...(this.details ? { details: this.details } : {}),
       code: this.code,
     };

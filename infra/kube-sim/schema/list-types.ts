@@ -56,6 +56,14 @@ const POD_SPEC_LISTS: Record<string, ListType> = {
   },
   'containers[].volumeMounts': { type: 'map', keys: ['mountPath'], mergeKey: 'mountPath' },
   'initContainers[].volumeMounts': { type: 'map', keys: ['mountPath'], mergeKey: 'mountPath' },
+  'ephemeralContainers[].env': byName,
+  'ephemeralContainers[].ports': {
+    type: 'map',
+    keys: ['containerPort', 'protocol'],
+    keyDefaults: { protocol: 'TCP' },
+    mergeKey: 'containerPort',
+  },
+  'ephemeralContainers[].volumeMounts': { type: 'map', keys: ['mountPath'], mergeKey: 'mountPath' },
   'containers[].volumeDevices': { type: 'map', keys: ['devicePath'], mergeKey: 'devicePath' },
   'initContainers[].volumeDevices': { type: 'map', keys: ['devicePath'], mergeKey: 'devicePath' },
   volumes: { type: 'map', keys: ['name'], mergeKey: 'name', retainKeys: true },
@@ -106,7 +114,10 @@ const KIND_LISTS: Record<string, Record<string, ListType>> = {
   PersistentVolumeClaim: { 'status.conditions': CONDITIONS_BY_TYPE },
 };
 
-/** Maps and structs that SSA and strategic merge treat as one value (`structType`/`mapType=atomic`). */
+/**
+ * Maps and structs server-side apply treats as one value (`structType`/`mapType=atomic`). Strategic
+ * merge ignores these markers (it reads only patchStrategy tags) and merges them key by key.
+ */
 const ATOMIC_MAPS: Record<string, string[]> = {
   Deployment: ['spec.selector'],
   ReplicaSet: ['spec.selector'],

@@ -1,0 +1,424 @@
+/**
+ * The simulator's HTTP front: parses the request, applies injected faults, dispatches to the API
+ * service (or discovery, OpenAPI, watch, admin), writes JSON answers and Status errors the way
+ * kube-apiserver does, and records every request in the request log.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { parse as parseYaml } from 'yaml';
+import { type DeleteOptions, deletedStatus } from '../api/deletion.ts';
+import { type ApiService, PATCH_TYPES } from '../api/service.ts';
+import { StatusError, statusErrors } from '../errors.ts';
+import { servedGroupVersions } from '../resources.ts';
+import type { ObjectStore } from '../store/object-store.ts';
+import { isPlainObject } from '../types.ts';
+import {
+  AGGREGATED_DISCOVERY_CONTENT_TYPE,
+  aggregatedDiscovery,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  openApiV3Document,
+  openApiV3Index,
+  versionInfo,
+  wantsAggregatedDiscovery,
+} from './discovery.ts';
+import type { Faults } from './faults.ts';
+import type { RequestLog, RequestRecord, Verb } from './request-log.ts';
+import { type Route, route } from './router.ts';
+import { type ActiveWatch, startWatch } from './watch.ts';
+
+/** kube-apiserver's MaxRequestBodyBytes. */
+export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+
+export interface HttpServerDeps {
+  service: ApiService;
+  store: ObjectStore;
+  log: RequestLog;
+  faults: Faults;
+  /** Handles `/__sim/...`; returns a JSON-serializable answer. */
+  admin(method: string, path: string[], query: URLSearchParams, body: unknown): Promise<unknown> | unknown;
+  /** Text of a pod's log (`pods/<name>/log`). */
+  podLog(namespace: string, name: string, query: URLSearchParams): string;
+  watchTimeoutSeconds: number;
+  bookmarkIntervalMs: number;
+  /** Serve aggregated discovery (apidiscovery.k8s.io/v2) to clients that ask for it. */
+  aggregatedDiscovery: boolean;
+}
+
+export interface HttpServer {
+  url: string;
+  port: number;
+  /** Ends every open watch abruptly (fault injection: dropped watches). */
+  dropWatches(): number;
+  close(): Promise<void>;
+}
+
+class HttpAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly contentType = 'application/json',
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+function verbOf(method: string, r: Route, query: URLSearchParams): Verb {
+  if (r.kind !== 'resource') return 'other';
+  const item = r.name !== undefined;
+  switch (method) {
+    case 'GET':
+      if (item) return 'get';
+      return query.get('watch') === 'true' || query.get('watch') === '1' ? 'watch' : 'list';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return item ? 'delete' : 'deletecollection';
+    default:
+      return 'other';
+  }
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_REQUEST_BYTES) throw statusErrors.requestEntityTooLarge(MAX_REQUEST_BYTES);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseBody(raw: Buffer, contentType: string | undefined, isPatch: boolean): unknown {
+  const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  if (raw.length === 0) return undefined;
+  if (type === 'application/vnd.kubernetes.protobuf') {
+    throw statusErrors.unsupportedMediaType(type, ['application/json', 'application/yaml']);
+  }
+  const text = raw.toString('utf8');
+  const yaml = type === PATCH_TYPES.apply || type === 'application/yaml';
+  if (!isPatch && !['application/json', 'application/yaml', '*/*', ''].includes(type)) {
+    throw statusErrors.unsupportedMediaType(type, [
+      'application/json',
+      'application/yaml',
+      'application/vnd.kubernetes.protobuf',
+    ]);
+  }
+  try {
+    return yaml ? parseYaml(text) : JSON.parse(text);
+  } catch (err) {
+    throw statusErrors.badRequest(`the request body could not be decoded: ${(err as Error).message}`);
+  }
+}
+
+function deleteOptionsFrom(query: URLSearchParams, body: unknown): DeleteOptions {
+  const options: DeleteOptions = {};
+  const b = isPlainObject(body) ? body : {};
+  const policy =
+    query.get('propagationPolicy') ??
+    (typeof b.propagationPolicy === 'string' ? b.propagationPolicy : undefined);
+  if (policy !== undefined) {
+    if (!['Orphan', 'Background', 'Foreground'].includes(policy)) {
+      throw statusErrors.badRequest(
+        `propagationPolicy: Unsupported value: "${policy}": supported values: "Foreground", "Background", "Orphan"`,
+      );
+    }
+    options.propagationPolicy = policy as DeleteOptions['propagationPolicy'] & string;
+  }
+  const orphan =
+    query.get('orphanDependents') ??
+    (typeof b.orphanDependents === 'boolean' ? String(b.orphanDependents) : undefined);
+  if (orphan !== undefined) options.orphanDependents = orphan === 'true';
+  if (options.propagationPolicy && options.orphanDependents !== undefined) {
+    throw statusErrors.badRequest(
+      'orphanDependents: Invalid value: "true": orphanDependents and deletionPropagation cannot be both set',
+    );
+  }
+  if (isPlainObject(b.preconditions)) {
+    const pre = b.preconditions;
+    options.preconditions = {
+      ...(typeof pre.uid === 'string' ? { uid: pre.uid } : {}),
+      ...(typeof pre.resourceVersion === 'string' ? { resourceVersion: pre.resourceVersion } : {}),
+    };
+  }
+  const dryRun = query.getAll('dryRun').length > 0 || (Array.isArray(b.dryRun) && b.dryRun.length > 0);
+  if (dryRun) options.dryRun = true;
+  const grace =
+    query.get('gracePeriodSeconds') ??
+    (typeof b.gracePeriodSeconds === 'number' ? String(b.gracePeriodSeconds) : undefined);
+  if (grace !== undefined) options.gracePeriodSeconds = Number(grace);
+  return options;
+}
+
+export async function startHttpServer(deps: HttpServerDeps, host: string, port: number): Promise<HttpServer> {
+  const watches = new Set<ActiveWatch>();
+  const sockets = new Set<Socket>();
+  let baseUrl = '';
+  let serverAddress = '';
+
+  async function dispatch(
+    req: IncomingMessage,
+    res: ServerResponse,
+    r: Route,
+    query: URLSearchParams,
+    verb: Verb,
+    warnings: string[],
+  ): Promise<HttpAnswer | undefined> {
+    const method = req.method ?? 'GET';
+    switch (r.kind) {
+      case 'version':
+        return new HttpAnswer(200, versionInfo());
+      case 'api':
+      case 'apis': {
+        // The answer depends on Accept (aggregated or legacy discovery): caches must know.
+        const vary = { Vary: 'Accept' };
+        if (deps.aggregatedDiscovery && wantsAggregatedDiscovery(req.headers.accept)) {
+          return new HttpAnswer(200, aggregatedDiscovery(r.kind), AGGREGATED_DISCOVERY_CONTENT_TYPE, vary);
+        }
+        return new HttpAnswer(
+          200,
+          r.kind === 'api' ? apiVersions(serverAddress) : apiGroupList(),
+          'application/json',
+          vary,
+        );
+      }
+      case 'group': {
+        const group = apiGroupList().groups.find((g) => g.name === r.group);
+        if (!group) throw notFoundPath();
+        return new HttpAnswer(200, { kind: 'APIGroup', apiVersion: 'v1', ...group });
+      }
+      case 'resource-list': {
+        if (!servedGroupVersions().some((gv) => gv.group === r.group && gv.version === r.version))
+          throw notFoundPath();
+        return new HttpAnswer(200, apiResourceList(r.group, r.version));
+      }
+      case 'openapi-v3-index':
+        return new HttpAnswer(200, openApiV3Index());
+      case 'openapi-v3': {
+        const doc = openApiV3Document(r.path);
+        if (!doc) throw notFoundPath();
+        return new HttpAnswer(200, doc);
+      }
+      case 'health':
+        return new HttpAnswer(200, 'ok', 'text/plain; charset=utf-8');
+      case 'admin': {
+        const raw = method === 'GET' ? Buffer.alloc(0) : await readBody(req);
+        const body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
+        return new HttpAnswer(200, await deps.admin(method, r.path, query, body));
+      }
+      case 'not-found':
+        throw notFoundPath();
+      case 'resource':
+        break;
+    }
+    const apiReq = {
+      type: r.type,
+      ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
+      ...(r.name !== undefined ? { name: r.name } : {}),
+      ...(r.subresource !== undefined ? { subresource: r.subresource } : {}),
+      query,
+      ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
+      warnings,
+    };
+    // Collections of a cluster-scoped type cannot be addressed inside a namespace, and vice versa.
+    if (!r.type.namespaced && r.namespace !== undefined) throw notFoundPath();
+    const sub = r.type.subresources.find((s) => s.name === r.subresource);
+    if (sub && !sub.verbs.includes(verb === 'update' ? 'update' : verb))
+      throw statusErrors.methodNotAllowed();
+    if (!sub && !r.type.verbs.includes(verb)) throw statusErrors.methodNotAllowed();
+    switch (verb) {
+      case 'get':
+        if (r.subresource === 'log') {
+          deps.service.get({ ...apiReq, subresource: undefined } as typeof apiReq);
+          return new HttpAnswer(200, deps.podLog(r.namespace!, r.name!, query), 'text/plain');
+        }
+        return new HttpAnswer(200, deps.service.get(apiReq));
+      case 'list':
+        return new HttpAnswer(200, deps.service.list(apiReq));
+      case 'watch': {
+        const watch = startWatch(
+          deps.store,
+          res,
+          {
+            type: r.type,
+            ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
+            query,
+            defaultTimeoutSeconds: deps.watchTimeoutSeconds,
+            bookmarkIntervalMs: deps.bookmarkIntervalMs,
+          },
+          () => watches.delete(watch),
+        );
+        watches.add(watch);
+        return undefined;
+      }
+      case 'create': {
+        if (r.name !== undefined) throw statusErrors.methodNotAllowed();
+        const body = parseBody(await readBody(req), req.headers['content-type'], false);
+        const created = deps.service.create(apiReq, body);
+        return new HttpAnswer(201, created);
+      }
+      case 'update': {
+        if (r.name === undefined) throw statusErrors.methodNotAllowed();
+        const body = parseBody(await readBody(req), req.headers['content-type'], false);
+        return new HttpAnswer(200, deps.service.update(apiReq, body));
+      }
+      case 'patch': {
+        if (r.name === undefined) throw statusErrors.methodNotAllowed();
+        const contentType = req.headers['content-type'] ?? '';
+        const body = parseBody(await readBody(req), contentType, true);
+        const before = deps.store.get(`${r.type.group}/${r.type.plural}`, r.namespace, r.name);
+        const patched = deps.service.patch(apiReq, contentType, body);
+        // Apply creating the object answers 201, like create.
+        return new HttpAnswer(before ? 200 : 201, patched);
+      }
+      case 'delete': {
+        const raw = await readBody(req);
+        const body = raw.length > 0 ? parseBody(raw, req.headers['content-type'], false) : undefined;
+        const result = deps.service.delete(apiReq, deleteOptionsFrom(query, body));
+        return new HttpAnswer(
+          result.code,
+          result.gone ? deletedStatus(r.type, result.object) : result.object,
+        );
+      }
+      case 'deletecollection': {
+        const raw = await readBody(req);
+        const body = raw.length > 0 ? parseBody(raw, req.headers['content-type'], false) : undefined;
+        return new HttpAnswer(200, deps.service.deleteCollection(apiReq, deleteOptionsFrom(query, body)));
+      }
+      default:
+        throw statusErrors.methodNotAllowed();
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    const started = performance.now();
+    const url = new URL(req.url ?? '/', 'http://sim');
+    const r = route(url.pathname);
+    const query = url.searchParams;
+    const verb = verbOf(req.method ?? 'GET', r, query);
+    const resource = r.kind === 'resource' ? `${r.type.group}/${r.type.plural}` : '';
+    let bytesIn = 0;
+    let bytesOut = 0;
+    req.on('data', (chunk: Buffer) => {
+      bytesIn += chunk.length;
+    });
+    const write = res.write.bind(res);
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) bytesOut += Buffer.byteLength(chunk);
+      return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof res.write;
+    res.on('close', () => {
+      const record: RequestRecord = {
+        at: Date.now(),
+        verb,
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        resource,
+        status: res.statusCode,
+        bytesIn,
+        bytesOut,
+        durationMs: performance.now() - started,
+        ...(r.kind === 'resource' && r.subresource ? { subresource: r.subresource } : {}),
+        ...(r.kind === 'resource' && r.namespace ? { namespace: r.namespace } : {}),
+        ...(r.kind === 'resource' && r.name ? { name: r.name } : {}),
+        ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
+        ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
+      };
+      if (r.kind !== 'admin') deps.log.add(record);
+    });
+
+    const send = (answer: HttpAnswer, requestWarnings: string[]) => {
+      const text =
+        typeof answer.body === 'string' && !answer.contentType.startsWith('application/json')
+          ? answer.body
+          : JSON.stringify(answer.body);
+      const headers: Record<string, string | string[]> = {
+        ...answer.headers,
+        'Content-Type': answer.contentType,
+        'Content-Length': String(Buffer.byteLength(text)),
+      };
+      if (requestWarnings.length > 0)
+        headers.Warning = requestWarnings.map((w) => `299 - ${JSON.stringify(w)}`);
+      res.writeHead(answer.status, headers);
+      bytesOut += Buffer.byteLength(text);
+      res.end(text);
+    };
+    const fail = (err: unknown) => {
+      const status =
+        err instanceof StatusError ? err : statusErrors.internal((err as Error).message ?? String(err));
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      for (const [k, v] of Object.entries(status.headers)) res.setHeader(k, v);
+      send(new HttpAnswer(status.code, status.toStatus()), []);
+    };
+
+    const run = async () => {
+      const fault =
+        r.kind === 'resource' ? deps.faults.decide(verb, resource) : { kind: 'pass' as const, latencyMs: 0 };
+      if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+      if (fault.kind === 'reset') {
+        req.socket.destroy();
+        return;
+      }
+      if (fault.kind === 'error') {
+        const retry = fault.retryAfterSeconds ?? 1;
+        if (fault.status === 429) throw statusErrors.tooManyRequests(retry);
+        if (fault.status === 503) {
+          const err = statusErrors.serviceUnavailable();
+          if (fault.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retry));
+          throw err;
+        }
+        throw statusErrors.internal('injected fault');
+      }
+      const requestWarnings: string[] = [];
+      const answer = await dispatch(req, res, r, query, verb, requestWarnings);
+      if (answer) send(answer, requestWarnings);
+    };
+    run().catch(fail);
+  });
+
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  // Long-lived watches must not be cut by Node's default request timeouts.
+  server.requestTimeout = 0;
+  server.headersTimeout = 60_000;
+  server.keepAliveTimeout = 60_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  baseUrl = `http://${host}:${address.port}`;
+  serverAddress = `${host}:${address.port}`;
+  return {
+    url: baseUrl,
+    port: address.port,
+    dropWatches() {
+      const all = [...watches];
+      for (const w of all) w.drop();
+      return all.length;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const w of [...watches]) w.close();
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function notFoundPath(): StatusError {
+  return new StatusError(404, 'NotFound', 'the server could not find the requested resource', {
+    causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }],
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * kube-sim: an in-process Kubernetes API server simulator speaking the real HTTP API to real
+ * clients (@kubernetes/client-node, kubectl, helm). `startSim()` for tests and benchmarks,
+ * `longshore sim` for a standalone one. What is simulated and how it was checked against
+ * upstream: docs/kube-sim.md.
+ */
+import { writeFileSync } from 'node:fs';
+import { ClusterIPAllocator } from './api/cluster-ip.ts';
+import { ApiService } from './api/service.ts';
+import { bootstrap } from './bootstrap.ts';
+import { GarbageCollector } from './controllers/garbage-collector.ts';
+import { NamespaceController } from './controllers/namespace-controller.ts';
+import { SimClient } from './controllers/sim-client.ts';
+import { kubeconfigYaml } from './kubeconfig.ts';
+import { type FaultRule, Faults } from './server/faults.ts';
+import { type HttpServer, startHttpServer } from './server/http-server.ts';
+import { RequestLog } from './server/request-log.ts';
+import { ObjectStore } from './store/object-store.ts';
+
+export interface SimOptions {
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Write a kubeconfig for the simulator here. */
+  kubeconfigPath?: string;
+  /** Watch events kept for resuming watches; older resourceVersions get 410 Expired. */
+  historyCapacity?: number;
+  /** Server-side watch timeout when the client sets none (upstream: 30–60 min). */
+  watchTimeoutSeconds?: number;
+  bookmarkIntervalMs?: number;
+  /** Serve aggregated discovery to clients that ask for it (default true). */
+  aggregatedDiscovery?: boolean;
+  /** Called with errors of the simulated controllers (default: stderr). */
+  onControllerError?: (what: string, err: unknown) => void;
+}
+
+export interface Sim {
+  readonly url: string;
+  readonly port: number;
+  readonly store: ObjectStore;
+  readonly service: ApiService;
+  readonly requests: RequestLog;
+  readonly faults: Faults;
+  /** A client for tests that acts inside the simulator (as a controller would). */
+  readonly client: SimClient;
+  kubeconfig(namespace?: string): string;
+  writeKubeconfig(path: string, namespace?: string): void;
+  /** Forgets watch history: watches resuming from before now get 410 Expired. */
+  compact(): void;
+  /** Cuts every open watch stream abruptly. */
+  dropWatches(): number;
+  /** Resolves when the simulated controllers have nothing left to do. */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startSim(options: SimOptions = {}): Promise<Sim> {
+  const store = new ObjectStore(options.historyCapacity ?? 10_000);
+  const service = new ApiService(store, new ClusterIPAllocator());
+  const onError =
+    options.onControllerError ??
+    ((what, err) => process.stderr.write(`kube-sim: ${what}: ${(err as Error).message}\n`));
+  const client = new SimClient(service, 'kube-sim');
+  bootstrap(client);
+  const gc = new GarbageCollector(store, new SimClient(service, 'generic-garbage-collector'), onError);
+  const namespaces = new NamespaceController(store, new SimClient(service, 'namespace-controller'), onError);
+  const requests = new RequestLog();
+  const faults = new Faults();
+  let http: HttpServer | undefined;
+
+  const admin = (method: string, path: string[], query: URLSearchParams, body: unknown): unknown => {
+    const [what] = path;
+    if (what === 'requests' && method === 'GET') {
+      return path[1] === 'summary'
+        ? requests.summary()
+        : requests.entries({
+            ...(query.get('verb') ? { verb: query.get('verb') as never } : {}),
+            ...(query.get('resource') ? { resource: query.get('resource')! } : {}),
+          });
+    }
+    if (what === 'requests' && method === 'DELETE') {
+      requests.reset();
+      return { reset: true };
+    }
+    if (what === 'faults') {
+      if (method === 'GET') return faults.list();
+      if (method === 'DELETE') faults.clear();
+      else if (method === 'PUT') faults.set(body as FaultRule[]);
+      else if (method === 'POST') faults.add(body as FaultRule);
+      return faults.list();
+    }
+    if (what === 'compact' && method === 'POST') {
+      store.compact();
+      return { compactedAt: store.currentRv };
+    }
+    if (what === 'drop-watches' && method === 'POST') return { dropped: http?.dropWatches() ?? 0 };
+    if (what === 'stats' && method === 'GET')
+      return { objects: store.count(), resourceVersion: store.currentRv };
+    return { error: `unknown admin path /${path.join('/')}` };
+  };
+
+  http = await startHttpServer(
+    {
+      service,
+      store,
+      log: requests,
+      faults,
+      admin,
+      podLog: () => '',
+      watchTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
+      bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+      aggregatedDiscovery: options.aggregatedDiscovery ?? true,
+    },
+    options.host ?? '127.0.0.1',
+    options.port ?? 0,
+  );
+  const server = http;
+  const sim: Sim = {
+    url: server.url,
+    port: server.port,
+    store,
+    service,
+    requests,
+    faults,
+    client,
+    kubeconfig: (namespace) => kubeconfigYaml(server.url, namespace),
+    writeKubeconfig: (path, namespace) =>
+      writeFileSync(path, kubeconfigYaml(server.url, namespace), { mode: 0o600 }),
+    compact: () => store.compact(),
+    dropWatches: () => server.dropWatches(),
+    settle: async () => {
+      for (let i = 0; i < 50; i++) {
+        await gc.idle();
+        await namespaces.idle();
+        await new Promise((r) => setImmediate(r));
+      }
+    },
+    stop: async () => {
+      gc.stop();
+      namespaces.stop();
+      await server.close();
+    },
+  };
+  if (options.kubeconfigPath) sim.writeKubeconfig(options.kubeconfigPath);
+  return sim;
+}

@@ -1,0 +1,169 @@
+/**
+ * The simulator's "etcd": objects by resource type and key, one global resourceVersion counter,
+ * and a bounded history of changes that watches resume from. Objects handed out are the stored
+ * ones: callers copy before they change anything (the API layer always does).
+ */
+import type { KubeObject } from '../types.ts';
+import { sameStoredContent } from './equality.ts';
+
+export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface StoreEvent {
+  type: StoreEventType;
+  rv: number;
+  /** `group/plural` of the object's type. */
+  typeKey: string;
+  object: KubeObject;
+  /** The object before a MODIFIED or DELETED, for watches with selectors. */
+  previous?: KubeObject;
+}
+
+export type StoreListener = (event: StoreEvent) => void;
+
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+export class ObjectStore {
+  private rv = 0;
+  private readonly types = new Map<string, Map<string, KubeObject>>();
+  private history: StoreEvent[] = [];
+  /** Events at or below this revision are gone: a watch from before it gets 410 Expired. */
+  private compactedRv = 0;
+  private readonly listeners = new Set<StoreListener>();
+
+  constructor(private readonly historyCapacity = 10_000) {}
+
+  get currentRv(): number {
+    return this.rv;
+  }
+
+  get oldestResumableRv(): number {
+    return this.compactedRv;
+  }
+
+  private bucket(typeKey: string): Map<string, KubeObject> {
+    let bucket = this.types.get(typeKey);
+    if (!bucket) {
+      bucket = new Map();
+      this.types.set(typeKey, bucket);
+    }
+    return bucket;
+  }
+
+  get(typeKey: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.types.get(typeKey)?.get(objectKey(namespace, name));
+  }
+
+  /** Objects of a type (in one namespace, or all), in key order as etcd returns them. */
+  list(typeKey: string, namespace?: string): KubeObject[] {
+    const bucket = this.types.get(typeKey);
+    if (!bucket) return [];
+    const prefix = namespace ? `${namespace}/` : undefined;
+    const keys = [...bucket.keys()].filter((k) => !prefix || k.startsWith(prefix)).sort();
+    return keys.map((k) => bucket.get(k)!);
+  }
+
+  /** Every type key with objects (for garbage collection and namespace cleanup). */
+  typeKeys(): string[] {
+    return [...this.types.keys()];
+  }
+
+  count(): number {
+    let n = 0;
+    for (const bucket of this.types.values()) n += bucket.size;
+    return n;
+  }
+
+  /** Stores a new object; it must not exist. Returns it with its resourceVersion set. */
+  create(typeKey: string, object: KubeObject): KubeObject {
+    const stored = this.stamp(object);
+    this.bucket(typeKey).set(objectKey(object.metadata.namespace, object.metadata.name!), stored);
+    this.emit({ type: 'ADDED', rv: this.rv, typeKey, object: stored });
+    return stored;
+  }
+
+  /**
+   * Replaces a stored object. When nothing but the resourceVersion (or managedFields times) would
+   * change, nothing is written and the stored object is returned as it was.
+   */
+  update(typeKey: string, object: KubeObject): { object: KubeObject; changed: boolean } {
+    const key = objectKey(object.metadata.namespace, object.metadata.name!);
+    const previous = this.bucket(typeKey).get(key);
+    if (previous && sameStoredContent(previous, object)) return { object: previous, changed: false };
+    const stored = this.stamp(object);
+    this.bucket(typeKey).set(key, stored);
+    this.emit({ type: 'MODIFIED', rv: this.rv, typeKey, object: stored, ...(previous ? { previous } : {}) });
+    return { object: stored, changed: true };
+  }
+
+  /** Removes an object; the DELETED event carries it at the deletion's revision, as upstream. */
+  delete(typeKey: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const key = objectKey(namespace, name);
+    const bucket = this.types.get(typeKey);
+    const previous = bucket?.get(key);
+    if (!bucket || !previous) return undefined;
+    bucket.delete(key);
+    const deleted = this.stamp(previous);
+    this.emit({ type: 'DELETED', rv: this.rv, typeKey, object: deleted, previous });
+    return deleted;
+  }
+
+  /** Events after `rv`, or undefined when history no longer reaches back that far. */
+  eventsAfter(rv: number): StoreEvent[] | undefined {
+    if (rv < this.compactedRv) return undefined;
+    // History is in revision order: find the first event after rv by binary search.
+    let lo = 0;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.history[mid]!.rv <= rv) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.history.slice(lo);
+  }
+
+  /** Forgets all history (fault injection: "forced compaction"): older watches get 410. */
+  compact(): void {
+    this.history = [];
+    this.compactedRv = this.rv;
+  }
+
+  subscribe(listener: StoreListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Restores objects from a snapshot at a revision (no events). */
+  load(objects: { typeKey: string; object: KubeObject }[], rv: number): void {
+    this.types.clear();
+    this.history = [];
+    for (const { typeKey, object } of objects) {
+      this.bucket(typeKey).set(objectKey(object.metadata.namespace, object.metadata.name!), object);
+    }
+    this.rv = rv;
+    this.compactedRv = rv;
+  }
+
+  /** Every stored object with its type (snapshots). */
+  dump(): { typeKey: string; object: KubeObject }[] {
+    const out: { typeKey: string; object: KubeObject }[] = [];
+    for (const [typeKey, bucket] of this.types)
+      for (const object of bucket.values()) out.push({ typeKey, object });
+    return out;
+  }
+
+  private stamp(object: KubeObject): KubeObject {
+    this.rv += 1;
+    return { ...object, metadata: { ...object.metadata, resourceVersion: String(this.rv) } };
+  }
+
+  private emit(event: StoreEvent): void {
+    this.history.push(event);
+    if (this.history.length > this.historyCapacity) {
+      const dropped = this.history.splice(0, this.history.length - this.historyCapacity);
+      this.compactedRv = dropped.at(-1)!.rv;
+    }
+    for (const listener of this.listeners) listener(event);
+  }
+}

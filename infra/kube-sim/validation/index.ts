@@ -1,0 +1,134 @@
+/**
+ * Validation entry points for the server: what kube-apiserver 1.33's registry strategies return
+ * as field errors on create and update (the server turns them into a 422 Status with
+ * statusErrors.invalid). Objects are validated after defaulting, as upstream does.
+ */
+import { type FieldError, fieldErrorText } from '../errors.ts';
+import type { ResourceType } from '../resources.ts';
+import type { KubeObject } from '../types.ts';
+import {
+  validateDeployment,
+  validateDeploymentStatusUpdate,
+  validateDeploymentUpdate,
+  validateReplicaSet,
+  validateReplicaSetStatusUpdate,
+  validateReplicaSetUpdate,
+} from './apps.ts';
+import { validateConfigMap, validateConfigMapUpdate } from './configmap.ts';
+import { validateCronJob, validateCronJobUpdate } from './cronjob.ts';
+import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from './ingress.ts';
+import { validateJob, validateJobStatusUpdate, validateJobUpdate } from './job.ts';
+import { validateCommonUpdate, validateObjectMeta, validateObjectMetaUpdate } from './metadata.ts';
+import {
+  validateEvent,
+  validateEventUpdate,
+  validateLease,
+  validateLeaseUpdate,
+  validateServiceAccount,
+  validateServiceAccountUpdate,
+} from './minor-kinds.ts';
+import { nameIsDNSSubdomain } from './names.ts';
+import { validateNamespace, validateNamespaceStatusUpdate, validateNamespaceUpdate } from './namespace.ts';
+import { validatePodCreate, validatePodStatusUpdate, validatePodUpdate } from './pod.ts';
+import { validatePV, validatePVUpdate } from './pv.ts';
+import { validatePVC, validatePVCStatusUpdate, validatePVCUpdate } from './pvc.ts';
+import { validateSecret, validateSecretUpdate } from './secret.ts';
+import { validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './service.ts';
+import { validateStorageClass, validateStorageClassUpdate } from './storageclass.ts';
+
+type Validate = (object: unknown) => FieldError[];
+type ValidateUpdate = (object: unknown, old: unknown) => FieldError[];
+
+interface KindValidation {
+  create: Validate;
+  update: ValidateUpdate;
+  /** The status strategy's ValidateUpdate; metadata rules only when absent. */
+  status?: ValidateUpdate;
+}
+
+const KINDS: Record<string, KindValidation> = {
+  '/ConfigMap': { create: validateConfigMap, update: validateConfigMapUpdate },
+  '/Event': { create: validateEvent, update: validateEventUpdate },
+  '/Namespace': {
+    create: validateNamespace,
+    update: validateNamespaceUpdate,
+    status: validateNamespaceStatusUpdate,
+  },
+  '/PersistentVolumeClaim': {
+    create: validatePVC,
+    update: validatePVCUpdate,
+    status: validatePVCStatusUpdate,
+  },
+  '/PersistentVolume': { create: validatePV, update: validatePVUpdate },
+  '/Pod': { create: validatePodCreate, update: validatePodUpdate, status: validatePodStatusUpdate },
+  '/Secret': { create: validateSecret, update: validateSecretUpdate },
+  '/ServiceAccount': { create: validateServiceAccount, update: validateServiceAccountUpdate },
+  '/Service': {
+    create: validateServiceCreate,
+    update: validateServiceUpdate,
+    status: validateServiceStatusUpdate,
+  },
+  'apps/Deployment': {
+    create: validateDeployment,
+    update: validateDeploymentUpdate,
+    status: validateDeploymentStatusUpdate,
+  },
+  'apps/ReplicaSet': {
+    create: validateReplicaSet,
+    update: validateReplicaSetUpdate,
+    status: validateReplicaSetStatusUpdate,
+  },
+  'batch/CronJob': { create: validateCronJob, update: validateCronJobUpdate },
+  'batch/Job': { create: validateJob, update: validateJobUpdate, status: validateJobStatusUpdate },
+  'coordination.k8s.io/Lease': { create: validateLease, update: validateLeaseUpdate },
+  'networking.k8s.io/Ingress': {
+    create: validateIngressCreate,
+    update: validateIngressUpdate,
+    status: validateIngressStatusUpdate,
+  },
+  'storage.k8s.io/StorageClass': { create: validateStorageClass, update: validateStorageClassUpdate },
+};
+
+function kindOf(type: ResourceType): KindValidation | undefined {
+  return KINDS[`${type.group}/${type.kind}`];
+}
+
+/**
+ * Upstream's message aggregate drops repeated errors (ErrorList.ToAggregate); several update
+ * paths report the same metadata error twice (rest.BeforeUpdate and the strategy both check it).
+ */
+function dedupe(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const text = `${e.type}|${fieldErrorText(e)}`;
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
+}
+
+/** The errors creating `obj` meets (after defaults, and for Jobs after defaultJobSelector). */
+export function validateCreate(type: ResourceType, obj: KubeObject): FieldError[] {
+  const kind = kindOf(type);
+  if (kind) return dedupe(kind.create(obj));
+  return dedupe(validateObjectMeta(obj, { namespaced: type.namespaced, nameFn: nameIsDNSSubdomain }));
+}
+
+/**
+ * The errors updating `old` to `obj` meets, immutability included. With `subresource: 'status'`
+ * only what a status write can get wrong is checked (the server keeps the rest from `old`).
+ */
+export function validateUpdate(
+  type: ResourceType,
+  obj: KubeObject,
+  old: KubeObject,
+  subresource?: 'status',
+): FieldError[] {
+  const kind = kindOf(type);
+  const common = validateCommonUpdate(obj, old, type.namespaced);
+  if (subresource === 'status') {
+    const status = kind?.status ?? validateObjectMetaUpdate;
+    return dedupe([...common, ...status(obj, old)]);
+  }
+  return dedupe([...common, ...(kind ? kind.update(obj, old) : [])]);
+}
