@@ -129,8 +129,8 @@ export class GarbageCollector {
     if (owners.length === 0) return;
     this.ownersOf.set(key, owners);
     for (const uid of owners) {
-      let set = this.dependents.get(uid);
-      if (!set) this.dependents.set(uid, (set = new Set()));
+      const set = this.dependents.get(uid) ?? new Set<string>();
+      this.dependents.set(uid, set);
       set.add(key);
     }
   }

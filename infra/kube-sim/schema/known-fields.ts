@@ -29,7 +29,9 @@ function attributes(typeName: string): Attribute[] | undefined {
 function walk(value: unknown, typeName: string, path: string, out: string[]): void {
   const array = /^Array<(.+)>$/.exec(typeName);
   if (array) {
-    if (Array.isArray(value)) value.forEach((item, i) => walk(item, array[1]!, `${path}[${i}]`, out));
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) walk(item, array[1]!, `${path}[${i}]`, out);
+    }
     return;
   }
   const map = /^\{ \[key: string\]: (.+); \}$/.exec(typeName);

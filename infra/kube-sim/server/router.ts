@@ -57,12 +57,12 @@ export function route(pathname: string): Route {
     !['status', 'finalize'].includes(rest[2]!)
   ) {
     const type = findByPlural(group, version, rest[2]!);
-    if (!type || !type.namespaced || rest.length > 5) return { kind: 'not-found' };
+    if (!type?.namespaced || rest.length > 5) return { kind: 'not-found' };
     return withParts(type, rest[1], rest[3], rest[4]);
   }
   if (rest[0] === 'namespaces' && group !== '' && rest.length >= 3) {
     const type = findByPlural(group, version, rest[2]!);
-    if (!type || !type.namespaced || rest.length > 5) return { kind: 'not-found' };
+    if (!type?.namespaced || rest.length > 5) return { kind: 'not-found' };
     return withParts(type, rest[1], rest[3], rest[4]);
   }
   const type = findByPlural(group, version, rest[0]!);
