@@ -51,6 +51,8 @@ export function startWatch(
     'Cache-Control': 'no-cache, private',
     'Transfer-Encoding': 'chunked',
   });
+  // Send the headers now: clients wait for them before they consider the watch established.
+  res.flushHeaders();
   let lastRv = store.currentRv;
   let ended = false;
   const send = (eventType: string, object: KubeObject) => {
