@@ -1,0 +1,69 @@
+/**
+ * The simulator's admin API over HTTP (a path no real client uses): request log and counters,
+ * fault injection (errors, latency, connection resets), forced compaction and dropped watches.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SimClients, startSimWithClients, statusOf } from '../../helpers/sim.ts';
+
+describe('kube-sim admin API', () => {
+  let c: SimClients;
+  const admin = (method: string, path: string, body?: unknown) =>
+    fetch(`${c.sim.url}/__sim/${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    }).then((r) => r.json() as Promise<unknown>);
+
+  beforeAll(async () => {
+    c = await startSimWithClients();
+  });
+  afterAll(() => c.sim.stop());
+
+  it('reports and resets the request log, without logging itself', async () => {
+    await admin('DELETE', 'requests');
+    await c.core.listNamespace();
+    await c.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'x' } } });
+    expect(await admin('GET', 'requests/summary')).toMatchObject({
+      total: 2,
+      reads: 1,
+      writes: 1,
+      byVerb: { list: 1, create: 1 },
+    });
+    const entries = (await admin('GET', 'requests?verb=create')) as { resource: string; status: number }[];
+    expect(entries).toEqual([expect.objectContaining({ resource: '/configmaps', status: 201 })]);
+    await admin('DELETE', 'requests');
+    expect(await admin('GET', 'requests/summary')).toMatchObject({ total: 0 });
+  });
+
+  it('injects errors, latency and connection resets, then clears them', async () => {
+    await admin('PUT', 'faults', [
+      { verb: 'get', resource: '/configmaps', errorRate: 1, status: 503, limit: 2 },
+    ]);
+    expect((await statusOf(c.core.readNamespacedConfigMap({ namespace: 'default', name: 'x' }))).code).toBe(
+      503,
+    );
+    expect((await statusOf(c.core.readNamespacedConfigMap({ namespace: 'default', name: 'x' }))).code).toBe(
+      503,
+    );
+    expect((await c.core.readNamespacedConfigMap({ namespace: 'default', name: 'x' })).metadata?.name).toBe(
+      'x',
+    );
+
+    await admin('PUT', 'faults', [{ verb: 'get', latencyMs: 300 }]);
+    const started = Date.now();
+    await c.core.readNamespacedConfigMap({ namespace: 'default', name: 'x' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+
+    await admin('PUT', 'faults', [{ verb: 'list', resource: '/secrets', resetRate: 1, limit: 1 }]);
+    await expect(c.core.listNamespacedSecret({ namespace: 'default' })).rejects.toThrow();
+    expect((await c.core.listNamespacedSecret({ namespace: 'default' })).items).toEqual([]);
+    expect(await admin('DELETE', 'faults')).toEqual([]);
+  });
+
+  it('compacts history and drops watches on request', async () => {
+    const rv = c.sim.store.currentRv;
+    expect(await admin('POST', 'compact')).toEqual({ compactedAt: rv });
+    expect(await admin('POST', 'drop-watches')).toEqual({ dropped: 0 });
+    expect(await admin('GET', 'stats')).toMatchObject({ resourceVersion: rv });
+  });
+});
