@@ -3,9 +3,11 @@
  * Benchmarks are never run by `npm test`; tests do not assert timings.
  */
 import { benchFleetThroughput } from './fleet-throughput.ts';
+import { benchKubeSim } from './kube-sim.ts';
 
 const BENCHES: Record<string, (argv: string[]) => Promise<void>> = {
   fleet: benchFleetThroughput,
+  'kube-sim': benchKubeSim,
 };
 
 const [name, ...rest] = process.argv.slice(2);
