@@ -291,7 +291,7 @@ export async function waitForJob(
   let lastProgress = '';
   let lastState = '';
   while (Date.now() < deadline) {
-    const job = await loadJob(client, current);
+    let job = await loadJob(client, current);
     const state = await job.getState();
     if (state !== lastState) {
       lastState = state;
@@ -304,6 +304,10 @@ export async function waitForJob(
     if (progress !== lastProgress && job.progress !== 0) {
       lastProgress = progress;
       callbacks.onProgress?.(job.progress);
+    }
+    if (state === 'completed' || state === 'failed') {
+      // The job was read before its state: read it again for the result or reason it ended with.
+      job = await loadJob(client, current);
     }
     if (state === 'completed') {
       const result = job.returnvalue as { outcome?: string; supersededBy?: string } | undefined;
