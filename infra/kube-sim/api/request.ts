@@ -16,6 +16,8 @@ export interface ApiRequest {
   userAgent?: string;
   /** Warning headers (RFC 7234 299 warnings) to send with the response. */
   warnings: string[];
+  /** Keys the JSON body repeats (reported per fieldValidation, like unknown fields). */
+  duplicateFields?: string[];
 }
 
 export interface WriteOptions {

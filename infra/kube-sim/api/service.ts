@@ -406,14 +406,17 @@ export class ApiService {
       if (req.namespace) object.metadata.namespace = req.namespace;
     } else delete object.metadata.namespace;
     const unknown = unknownFields(req.type.kind, object);
-    if (unknown.length > 0) {
-      const text = unknown.map((f) => `unknown field "${f}"`);
+    const problems = [
+      ...unknown.map((f) => `unknown field "${f}"`),
+      ...(req.duplicateFields ?? []).map((f) => `duplicate field "${f}"`),
+    ];
+    if (problems.length > 0) {
       if (validation === 'Strict') {
         throw statusErrors.badRequest(
-          `${req.type.kind} in version "${req.type.version}" cannot be handled as a ${req.type.kind}: strict decoding error: ${text.join(', ')}`,
+          `${req.type.kind} in version "${req.type.version}" cannot be handled as a ${req.type.kind}: strict decoding error: ${problems.join(', ')}`,
         );
       }
-      if (validation === 'Warn') req.warnings.push(...text);
+      if (validation === 'Warn') req.warnings.push(...problems);
       dropFields(object, unknown);
     }
     if (!options.keepServerFields) delete object.metadata.managedFields;

@@ -10,6 +10,7 @@ import { type DeleteOptions, deletedStatus } from '../api/deletion.ts';
 import { type ApiService, PATCH_TYPES } from '../api/service.ts';
 import { StatusError, statusErrors } from '../errors.ts';
 import { servedGroupVersions } from '../resources.ts';
+import { duplicateFields } from '../schema/duplicate-fields.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import { isPlainObject } from '../types.ts';
 import {
@@ -94,7 +95,12 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function parseBody(raw: Buffer, contentType: string | undefined, isPatch: boolean): unknown {
+function parseBody(
+  raw: Buffer,
+  contentType: string | undefined,
+  isPatch: boolean,
+  duplicates?: string[],
+): unknown {
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   if (raw.length === 0) return undefined;
   if (type === 'application/vnd.kubernetes.protobuf') {
@@ -110,7 +116,9 @@ function parseBody(raw: Buffer, contentType: string | undefined, isPatch: boolea
     ]);
   }
   try {
-    return yaml ? parseYaml(text) : JSON.parse(text);
+    const value: unknown = yaml ? parseYaml(text) : JSON.parse(text);
+    if (!yaml && !isPatch && duplicates) duplicates.push(...duplicateFields(text));
+    return value;
   } catch (err) {
     throw statusErrors.badRequest(`the request body could not be decoded: ${(err as Error).message}`);
   }
@@ -258,14 +266,16 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       }
       case 'create': {
         if (r.name !== undefined) throw statusErrors.methodNotAllowed();
-        const body = parseBody(await readBody(req), req.headers['content-type'], false);
-        const created = deps.service.create(apiReq, body);
+        const duplicates: string[] = [];
+        const body = parseBody(await readBody(req), req.headers['content-type'], false, duplicates);
+        const created = deps.service.create({ ...apiReq, duplicateFields: duplicates }, body);
         return new HttpAnswer(201, created);
       }
       case 'update': {
         if (r.name === undefined) throw statusErrors.methodNotAllowed();
-        const body = parseBody(await readBody(req), req.headers['content-type'], false);
-        return new HttpAnswer(200, deps.service.update(apiReq, body));
+        const duplicates: string[] = [];
+        const body = parseBody(await readBody(req), req.headers['content-type'], false, duplicates);
+        return new HttpAnswer(200, deps.service.update({ ...apiReq, duplicateFields: duplicates }, body));
       }
       case 'patch': {
         if (r.name === undefined) throw statusErrors.methodNotAllowed();

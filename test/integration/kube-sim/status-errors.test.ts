@@ -360,6 +360,33 @@ describe('kube-sim Status errors and write semantics', () => {
     expect((warn.body as Record<string, unknown>).bogus).toBeUndefined();
   });
 
+  it('fieldValidation: duplicate fields are refused with Strict and reported with Warn', async () => {
+    const body = '{"metadata":{"name":"twice"},"data":{"a":"1","a":"2"}}';
+    const strict = await raw('POST', `/api/v1/namespaces/${ns}/configmaps?fieldValidation=Strict`, body);
+    expect(strict.status).toBe(400);
+    expect((strict.body as Record<string, unknown>).message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "data.a"',
+    );
+    const warn = await raw('POST', `/api/v1/namespaces/${ns}/configmaps`, body);
+    expect(warn.status).toBe(201);
+    expect(warn.headers.get('warning')).toBe('299 - "duplicate field \\"data.a\\""');
+    expect((warn.body as { data: unknown }).data).toEqual({ a: '2' });
+  });
+
+  it('deletes a collection by label selector', async () => {
+    for (const name of ['dc-1', 'dc-2', 'dc-keep']) {
+      await c.core.createNamespacedConfigMap({
+        namespace: ns,
+        body: { metadata: { name, labels: { batch: name === 'dc-keep' ? 'keep' : 'drop' } } },
+      });
+    }
+    await c.core.deleteCollectionNamespacedConfigMap({ namespace: ns, labelSelector: 'batch=drop' });
+    const left = (await c.core.listNamespacedConfigMap({ namespace: ns, labelSelector: 'batch' })).items.map(
+      (i) => i.metadata?.name,
+    );
+    expect(left).toEqual(['dc-keep']);
+  });
+
   it('logs every request with verb, resource and bytes', async () => {
     c.sim.requests.reset();
     await c.core.readNamespacedConfigMap({ namespace: ns, name: 'rv' });
