@@ -1,13 +1,17 @@
 /**
  * What a fresh cluster already has: the default, kube-system, kube-public and kube-node-lease
- * namespaces and the `kubernetes` Service in default, as on a kubeadm cluster.
+ * namespaces, the `kubernetes` Service in default, and a default StorageClass, as on kind or k3s.
  */
+import type { ControllerSettings } from './controllers/settings.ts';
 import type { SimClient } from './controllers/sim-client.ts';
 import { findByKind } from './resources.ts';
 
 const NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
-export function bootstrap(client: SimClient): void {
+export function bootstrap(
+  client: SimClient,
+  settings: Pick<ControllerSettings, 'defaultStorageClass'>,
+): void {
   const namespace = findByKind('v1', 'Namespace')!;
   for (const name of NAMESPACES) {
     if (!client.get(namespace, undefined, name))
@@ -28,6 +32,21 @@ export function bootstrap(client: SimClient): void {
         ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }],
         type: 'ClusterIP',
       },
+    });
+  }
+  // PVCs that name no class bind through the default one (kind and k3s ship local-path).
+  const storageClass = findByKind('storage.k8s.io/v1', 'StorageClass')!;
+  if (settings.defaultStorageClass && !client.get(storageClass, undefined, settings.defaultStorageClass)) {
+    client.create(storageClass, {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'StorageClass',
+      metadata: {
+        name: settings.defaultStorageClass,
+        annotations: { 'storageclass.kubernetes.io/is-default-class': 'true' },
+      },
+      provisioner: 'kube-sim.io/hostpath',
+      reclaimPolicy: 'Delete',
+      volumeBindingMode: 'Immediate',
     });
   }
 }

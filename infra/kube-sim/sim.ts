@@ -4,18 +4,28 @@
  * `longshore sim` for a standalone one. What is simulated and how it was checked against
  * upstream: docs/kube-sim.md.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { ClusterIPAllocator } from './api/cluster-ip.ts';
 import { ApiService } from './api/service.ts';
 import { bootstrap } from './bootstrap.ts';
+import type { SimController } from './controllers/controller.ts';
+import { CronJobController } from './controllers/cronjob-controller.ts';
+import { DeploymentController } from './controllers/deployment-controller.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
+import { JobController } from './controllers/job-controller.ts';
 import { NamespaceController } from './controllers/namespace-controller.ts';
+import { PersistentVolumeBinder } from './controllers/persistent-volume-binder.ts';
+import { PodLifecycleController } from './controllers/pod-lifecycle.ts';
+import { ReplicaSetController } from './controllers/replicaset-controller.ts';
+import { type ControllerSettings, defaultControllerSettings } from './controllers/settings.ts';
 import { SimClient } from './controllers/sim-client.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import { type FaultRule, Faults } from './server/faults.ts';
 import { type HttpServer, startHttpServer } from './server/http-server.ts';
+import { servePodLog } from './server/pod-log.ts';
 import { RequestLog } from './server/request-log.ts';
 import { ObjectStore } from './store/object-store.ts';
+import type { KubeObject } from './types.ts';
 
 export interface SimOptions {
   host?: string;
@@ -32,6 +42,10 @@ export interface SimOptions {
   aggregatedDiscovery?: boolean;
   /** Called with errors of the simulated controllers (default: stderr). */
   onControllerError?: (what: string, err: unknown) => void;
+  /** Overrides of the controllers' knobs (delays, failing images, logs); see ControllerSettings. */
+  settings?: Partial<ControllerSettings>;
+  /** Start from this snapshot file when it exists (see `snapshot`). */
+  snapshotPath?: string;
 }
 
 export interface Sim {
@@ -49,6 +63,12 @@ export interface Sim {
   compact(): void;
   /** Cuts every open watch stream abruptly. */
   dropWatches(): number;
+  /** Knobs of the simulated controllers, mutable while running. */
+  readonly settings: ControllerSettings;
+  /** Runs a CronJob now, as its schedule would (creates its Job, sets lastScheduleTime). */
+  triggerCronJob(namespace: string, name: string): KubeObject;
+  /** Writes every object and the resourceVersion counter to a JSON file (atomically). */
+  snapshot(path: string): void;
   /** Resolves when the simulated controllers have nothing left to do. */
   settle(): Promise<void>;
   stop(): Promise<void>;
@@ -56,14 +76,28 @@ export interface Sim {
 
 export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const store = new ObjectStore(options.historyCapacity ?? 10_000);
-  const service = new ApiService(store, new ClusterIPAllocator());
+  if (options.snapshotPath && existsSync(options.snapshotPath)) loadSnapshot(store, options.snapshotPath);
+  const settings: ControllerSettings = { ...defaultControllerSettings(), ...options.settings };
+  const clusterIPs = new ClusterIPAllocator();
+  const service = new ApiService(store, clusterIPs);
   const onError =
     options.onControllerError ??
     ((what, err) => process.stderr.write(`kube-sim: ${what}: ${(err as Error).message}\n`));
   const client = new SimClient(service, 'kube-sim');
-  bootstrap(client);
+  for (const object of store.dump()) clusterIPs.reserveFrom(object.object);
+  bootstrap(client, settings);
   const gc = new GarbageCollector(store, new SimClient(service, 'generic-garbage-collector'), onError);
   const namespaces = new NamespaceController(store, new SimClient(service, 'namespace-controller'), onError);
+  const deps = (manager: string) => ({ store, client: new SimClient(service, manager), settings, onError });
+  const cronJobs = new CronJobController(deps('cronjob-controller'));
+  const controllers: SimController[] = [
+    new DeploymentController(deps('deployment-controller')),
+    new ReplicaSetController(deps('replicaset-controller')),
+    new PodLifecycleController(deps('kubelet')),
+    new PersistentVolumeBinder(deps('persistentvolume-binder-controller')),
+    new JobController(deps('job-controller')),
+    cronJobs,
+  ];
   const requests = new RequestLog();
   const faults = new Faults();
   let http: HttpServer | undefined;
@@ -106,7 +140,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       log: requests,
       faults,
       admin,
-      podLog: () => '',
+      podLog: (namespace, name, query, res) => servePodLog({ store, settings }, namespace, name, query, res),
       watchTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       aggregatedDiscovery: options.aggregatedDiscovery ?? true,
@@ -123,6 +157,16 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     requests,
     faults,
     client,
+    settings,
+    triggerCronJob: (namespace, name) => cronJobs.trigger(namespace, name),
+    snapshot: (path) => {
+      const tmp = `${path}.tmp-${process.pid}`;
+      writeFileSync(
+        tmp,
+        JSON.stringify({ version: 1, resourceVersion: store.currentRv, objects: store.dump() }),
+      );
+      renameSync(tmp, path);
+    },
     kubeconfig: (namespace) => kubeconfigYaml(server.url, namespace),
     writeKubeconfig: (path, namespace) =>
       writeFileSync(path, kubeconfigYaml(server.url, namespace), { mode: 0o600 }),
@@ -132,15 +176,30 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       for (let i = 0; i < 50; i++) {
         await gc.idle();
         await namespaces.idle();
+        for (const controller of controllers) await controller.idle();
         await new Promise((r) => setImmediate(r));
       }
     },
     stop: async () => {
       gc.stop();
       namespaces.stop();
+      for (const controller of controllers) controller.stop();
       await server.close();
     },
   };
   if (options.kubeconfigPath) sim.writeKubeconfig(options.kubeconfigPath);
   return sim;
+}
+
+interface SnapshotFile {
+  version: 1;
+  resourceVersion: number;
+  objects: { typeKey: string; object: KubeObject }[];
+}
+
+function loadSnapshot(store: ObjectStore, path: string): void {
+  const snapshot = JSON.parse(readFileSync(path, 'utf8')) as SnapshotFile;
+  if (snapshot.version !== 1)
+    throw new Error(`${path}: unsupported kube-sim snapshot version ${String(snapshot.version)}`);
+  store.load(snapshot.objects, snapshot.resourceVersion);
 }

@@ -9,6 +9,7 @@ import { parse as parseYaml } from 'yaml';
 import { type DeleteOptions, deletedStatus } from '../api/deletion.ts';
 import { type ApiService, PATCH_TYPES } from '../api/service.ts';
 import { StatusError, statusErrors } from '../errors.ts';
+import { decodeProtobuf } from '../protobuf/decode.ts';
 import { servedGroupVersions } from '../resources.ts';
 import { duplicateFields } from '../schema/duplicate-fields.ts';
 import type { ObjectStore } from '../store/object-store.ts';
@@ -40,7 +41,8 @@ export interface HttpServerDeps {
   /** Handles `/__sim/...`; returns a JSON-serializable answer. */
   admin(method: string, path: string[], query: URLSearchParams, body: unknown): Promise<unknown> | unknown;
   /** Text of a pod's log (`pods/<name>/log`). */
-  podLog(namespace: string, name: string, query: URLSearchParams): string;
+  /** Answers `pods/<name>/log` itself (plain text; `follow=true` streams until the pod ends). */
+  podLog(namespace: string, name: string, query: URLSearchParams, res: ServerResponse): void;
   watchTimeoutSeconds: number;
   bookmarkIntervalMs: number;
   /** Serve aggregated discovery (apidiscovery.k8s.io/v2) to clients that ask for it. */
@@ -103,9 +105,8 @@ function parseBody(
 ): unknown {
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   if (raw.length === 0) return undefined;
-  if (type === 'application/vnd.kubernetes.protobuf') {
-    throw statusErrors.unsupportedMediaType(type, ['application/json', 'application/yaml']);
-  }
+  // Typed client-go clients (kubectl create, helm's release storage) send protobuf.
+  if (type === 'application/vnd.kubernetes.protobuf') return decodeProtobuf(raw);
   const text = raw.toString('utf8');
   const yaml = type === PATCH_TYPES.apply || type === 'application/yaml';
   if (!isPatch && !['application/json', 'application/yaml', '*/*', ''].includes(type)) {
@@ -243,7 +244,8 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       case 'get':
         if (r.subresource === 'log') {
           deps.service.get({ ...apiReq, subresource: undefined } as typeof apiReq);
-          return new HttpAnswer(200, deps.podLog(r.namespace!, r.name!, query), 'text/plain');
+          deps.podLog(r.namespace!, r.name!, query, res);
+          return undefined;
         }
         return new HttpAnswer(200, deps.service.get(apiReq));
       case 'list':
