@@ -46,6 +46,12 @@ export interface SimOptions {
   settings?: Partial<ControllerSettings>;
   /** Start from this snapshot file when it exists (see `snapshot`). */
   snapshotPath?: string;
+  /**
+   * Run the workload controllers (Deployments, ReplicaSets, Pods, PVC binding, Jobs, CronJobs).
+   * Default true. API-machinery tests turn them off so nothing writes in the background; the
+   * garbage collector and the namespace controller always run (they are part of the API's semantics).
+   */
+  controllers?: boolean;
 }
 
 export interface Sim {
@@ -89,15 +95,19 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const gc = new GarbageCollector(store, new SimClient(service, 'generic-garbage-collector'), onError);
   const namespaces = new NamespaceController(store, new SimClient(service, 'namespace-controller'), onError);
   const deps = (manager: string) => ({ store, client: new SimClient(service, manager), settings, onError });
-  const cronJobs = new CronJobController(deps('cronjob-controller'));
-  const controllers: SimController[] = [
-    new DeploymentController(deps('deployment-controller')),
-    new ReplicaSetController(deps('replicaset-controller')),
-    new PodLifecycleController(deps('kubelet')),
-    new PersistentVolumeBinder(deps('persistentvolume-binder-controller')),
-    new JobController(deps('job-controller')),
-    cronJobs,
-  ];
+  const cronJobs =
+    options.controllers === false ? undefined : new CronJobController(deps('cronjob-controller'));
+  const controllers: SimController[] =
+    cronJobs === undefined
+      ? []
+      : [
+          new DeploymentController(deps('deployment-controller')),
+          new ReplicaSetController(deps('replicaset-controller')),
+          new PodLifecycleController(deps('kubelet')),
+          new PersistentVolumeBinder(deps('persistentvolume-binder-controller')),
+          new JobController(deps('job-controller')),
+          cronJobs,
+        ];
   const requests = new RequestLog();
   const faults = new Faults();
   let http: HttpServer | undefined;
@@ -158,7 +168,11 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     faults,
     client,
     settings,
-    triggerCronJob: (namespace, name) => cronJobs.trigger(namespace, name),
+    triggerCronJob: (namespace, name) => {
+      if (!cronJobs)
+        throw new Error('this simulator runs without controllers (startSim({ controllers: false }))');
+      return cronJobs.trigger(namespace, name);
+    },
     snapshot: (path) => {
       const tmp = `${path}.tmp-${process.pid}`;
       writeFileSync(

@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import { typeKey } from '../api/service.ts';
-import { StatusError } from '../errors.ts';
+import { type FieldError, StatusError, statusErrors } from '../errors.ts';
 import { groupVersion, type ResourceType } from '../resources.ts';
 import { parseFieldSelector, parseLabelSelector } from '../selectors.ts';
 import type { ObjectStore, StoreEvent } from '../store/object-store.ts';
@@ -41,6 +41,32 @@ export function startWatch(
   const fields = parseFieldSelector(query.get('fieldSelector'), type.kind);
   const key = typeKey(type);
   const gv = groupVersion(type);
+  // `sendInitialEvents=true` asks for a streaming list; upstream requires NotOlderThan and bookmarks.
+  const streamingList = query.get('sendInitialEvents') === 'true';
+  if (streamingList) {
+    const problems: FieldError[] = [];
+    if (query.get('resourceVersionMatch') !== 'NotOlderThan') {
+      problems.push({
+        type: 'FieldValueForbidden',
+        field: 'resourceVersionMatch',
+        detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      });
+    }
+    if (query.get('allowWatchBookmarks') !== 'true') {
+      problems.push({
+        type: 'FieldValueForbidden',
+        field: 'allowWatchBookmarks',
+        detail: 'sendInitialEvents requires setting allowWatchBookmarks to true',
+      });
+    }
+    if (problems.length > 0) {
+      throw statusErrors.invalid(
+        { group: 'meta.k8s.io', kind: 'ListOptions', plural: 'listoptions' } as ResourceType,
+        '',
+        problems,
+      );
+    }
+  }
   const matches = (object: KubeObject) =>
     (!namespace || object.metadata.namespace === namespace) &&
     labels.matches(object.metadata.labels) &&
@@ -76,7 +102,23 @@ export function startWatch(
   };
 
   const requested = query.get('resourceVersion');
-  if (!requested || requested === '0') {
+  if (streamingList) {
+    // Watch-list (KEP-3157): the current state as ADDED events, then a bookmark marking their end.
+    for (const object of store.list(key, namespace)) if (matches(object)) send('ADDED', object);
+    res.write(
+      `${JSON.stringify({
+        type: 'BOOKMARK',
+        object: {
+          kind: type.kind,
+          apiVersion: gv,
+          metadata: {
+            resourceVersion: String(store.currentRv),
+            annotations: { 'k8s.io/initial-events-end': 'true' },
+          },
+        },
+      })}\n`,
+    );
+  } else if (!requested || requested === '0') {
     for (const object of store.list(key, namespace)) if (matches(object)) send('ADDED', object);
   } else {
     const from = /^\d+$/.test(requested) ? Number(requested) : Number.NaN;

@@ -15,7 +15,8 @@ describe('kube-sim admin API', () => {
     }).then((r) => r.json() as Promise<unknown>);
 
   beforeAll(async () => {
-    c = await startSimWithClients();
+    // API machinery only: no workload controller writes in the background.
+    c = await startSimWithClients({ controllers: false });
   });
   afterAll(() => c.sim.stop());
 

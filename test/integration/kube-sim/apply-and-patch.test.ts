@@ -33,7 +33,8 @@ describe('kube-sim server-side apply and patches', () => {
   const ns = 'applying';
 
   beforeAll(async () => {
-    c = await startSimWithClients();
+    // API machinery only: no workload controller writes in the background.
+    c = await startSimWithClients({ controllers: false });
     await c.core.createNamespace({ body: { metadata: { name: ns } } });
   });
   afterAll(() => c.sim.stop());

@@ -18,7 +18,8 @@ describe('kube-sim CRUD through client-node', () => {
   const ns = 'crud';
 
   beforeAll(async () => {
-    c = await startSimWithClients();
+    // API machinery only: no workload controller writes in the background.
+    c = await startSimWithClients({ controllers: false });
     await c.core.createNamespace({ body: { metadata: { name: ns } } });
   });
   afterAll(() => c.sim.stop());

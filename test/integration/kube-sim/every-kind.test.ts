@@ -59,7 +59,8 @@ describe('every resource type through KubernetesObjectApi', () => {
   let c: SimClients;
 
   beforeAll(async () => {
-    c = await startSimWithClients();
+    // API machinery only: no workload controller writes in the background.
+    c = await startSimWithClients({ controllers: false });
     await c.core.createNamespace({ body: { metadata: { name: ns } } });
   });
   afterAll(() => c.sim.stop());

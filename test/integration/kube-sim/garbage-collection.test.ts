@@ -12,7 +12,8 @@ describe('kube-sim deletion and garbage collection', () => {
   const ns = 'gc';
 
   beforeAll(async () => {
-    c = await startSimWithClients();
+    // API machinery only: no workload controller writes in the background.
+    c = await startSimWithClients({ controllers: false });
     await c.core.createNamespace({ body: { metadata: { name: ns } } });
   });
   afterAll(() => c.sim.stop());

@@ -37,7 +37,7 @@ describe('real kubectl against kube-sim', () => {
   let cli: KubeCli;
 
   beforeAll(async () => {
-    ({ sim } = await startSimWithClients());
+    ({ sim } = await startSimWithClients({ controllers: false }));
     cli = await kubeCli(sim);
     // `kubectl create <kind>` sends protobuf (typed clients); apply sends JSON, as below.
     const ns = await cli.kubectl(

@@ -13,7 +13,8 @@ describe('kube-sim Status errors and write semantics', () => {
   const ns = 'errors';
 
   beforeAll(async () => {
-    c = await startSimWithClients();
+    // API machinery only: no workload controller writes in the background.
+    c = await startSimWithClients({ controllers: false });
     await c.core.createNamespace({ body: { metadata: { name: ns } } });
   });
   afterAll(() => c.sim.stop());

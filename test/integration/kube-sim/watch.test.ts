@@ -21,7 +21,7 @@ describe('kube-sim watch', () => {
   const path = `/api/v1/namespaces/${ns}/configmaps`;
 
   beforeAll(async () => {
-    c = await startSimWithClients({ bookmarkIntervalMs: 200 });
+    c = await startSimWithClients({ bookmarkIntervalMs: 200, controllers: false });
     await c.core.createNamespace({ body: { metadata: { name: ns } } });
   });
   afterAll(() => c.sim.stop());

@@ -1,0 +1,84 @@
+/**
+ * core/v1 Events as client-go's legacy recorder writes them (tools/record/event.go
+ * makeEvent/generateEvent): name `<object name>.<hex nanoseconds>`, the object's namespace
+ * (`default` for cluster-scoped objects), involvedObject, source.component, count,
+ * first/lastTimestamp. Its EventCorrelator folds identical events (same object, type, reason,
+ * message) into one whose count grows; that is kept here, without the rate limits. Recording is
+ * best effort as upstream: a refused write (a terminating namespace) is dropped.
+ */
+import { timestamp } from '../api/metadata.ts';
+import { typeKey } from '../api/service.ts';
+import { findByKind } from '../resources.ts';
+import type { KubeObject } from '../types.ts';
+import type { SimClient } from './sim-client.ts';
+
+const EVENT = findByKind('v1', 'Event')!;
+/** Bound on remembered events, so a long-running simulator does not grow without end. */
+const MAX_REMEMBERED = 10_000;
+
+export type EventType = 'Normal' | 'Warning';
+
+export class EventRecorder {
+  /** Correlation key → name of the Event that carries it. */
+  private readonly seen = new Map<string, string>();
+  private sequence = 0;
+
+  constructor(
+    private readonly client: SimClient,
+    private readonly component: string,
+  ) {}
+
+  event(object: KubeObject, type: EventType, reason: string, message: string): void {
+    const meta = object.metadata;
+    const namespace = meta.namespace ?? 'default';
+    const key = [object.kind, namespace, meta.name, meta.uid, type, reason, message].join('\u0000');
+    const now = timestamp(new Date());
+    try {
+      const existingName = this.seen.get(key);
+      const existing = existingName ? this.client.get(EVENT, namespace, existingName) : undefined;
+      if (existing) {
+        const next = structuredClone(existing);
+        next.count = (typeof existing.count === 'number' ? existing.count : 1) + 1;
+        next.lastTimestamp = now;
+        this.client.update(EVENT, next);
+        return;
+      }
+      const name = `${meta.name}.${this.nanos().toString(16)}`;
+      this.client.create(EVENT, {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace },
+        involvedObject: {
+          kind: object.kind,
+          ...(meta.namespace ? { namespace: meta.namespace } : {}),
+          name: meta.name,
+          uid: meta.uid,
+          apiVersion: object.apiVersion,
+          resourceVersion: meta.resourceVersion,
+        },
+        reason,
+        message,
+        source: { component: this.component },
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+        type,
+        reportingComponent: this.component,
+        reportingInstance: '',
+      });
+      if (this.seen.size >= MAX_REMEMBERED) this.seen.clear();
+      this.seen.set(key, name);
+    } catch {
+      // Events are advisory: a namespace being deleted refuses them, and that is fine.
+    }
+  }
+
+  /** Unique, increasing nanoseconds (client-go uses time.Now().UnixNano()). */
+  private nanos(): bigint {
+    this.sequence = (this.sequence + 1) % 1_000_000;
+    return BigInt(Date.now()) * 1_000_000n + BigInt(this.sequence);
+  }
+}
+
+/** The store key of Events, for controllers that need to ignore their own. */
+export const EVENT_TYPE_KEY = typeKey(EVENT);

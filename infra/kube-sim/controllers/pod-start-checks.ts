@@ -1,0 +1,140 @@
+/**
+ * Why the kubelet cannot start a Pod's containers, in the order it finds out (kubelet SyncPod):
+ * 1. volumes it cannot mount (a Secret or ConfigMap volume whose object or key is missing): the
+ *    sandbox is never created and the containers stay ContainerCreating;
+ * 2. per container, the image pull (imageManager.EnsureImageExists): an image the settings call
+ *    unpullable, or a pull that needed an imagePullSecret that does not exist → ErrImagePull;
+ * 3. per container, its environment (kubelet_pods.go makeEnvironmentVariables): envFrom and
+ *    env.valueFrom references to a missing Secret/ConfigMap or key → CreateContainerConfigError.
+ * Optional references never block.
+ */
+import type { KubeObject } from '../types.ts';
+import { imageNotFoundError, imageUnauthorizedError } from './container-runtime.ts';
+import { type ControllerSettings, imageMatches } from './settings.ts';
+import type { Container, KeyToPath, Pod } from './workload-types.ts';
+
+export interface ObjectLookup {
+  secret(namespace: string, name: string): KubeObject | undefined;
+  configMap(namespace: string, name: string): KubeObject | undefined;
+}
+
+const keysOf = (object: KubeObject, fields: string[]): Set<string> =>
+  new Set(fields.flatMap((f) => Object.keys((object[f] as Record<string, unknown> | undefined) ?? {})));
+
+interface VolumeRef {
+  kind: 'secret' | 'configmap';
+  name: string;
+  optional: boolean;
+  items: KeyToPath[];
+}
+
+function volumeRefs(pod: Pod): VolumeRef[] {
+  const refs: VolumeRef[] = [];
+  for (const v of pod.spec.volumes ?? []) {
+    if (v.secret?.secretName)
+      refs.push({
+        kind: 'secret',
+        name: v.secret.secretName,
+        optional: !!v.secret.optional,
+        items: v.secret.items ?? [],
+      });
+    if (v.configMap?.name)
+      refs.push({
+        kind: 'configmap',
+        name: v.configMap.name,
+        optional: !!v.configMap.optional,
+        items: v.configMap.items ?? [],
+      });
+    for (const s of v.projected?.sources ?? []) {
+      if (s.secret?.name)
+        refs.push({
+          kind: 'secret',
+          name: s.secret.name,
+          optional: !!s.secret.optional,
+          items: s.secret.items ?? [],
+        });
+      if (s.configMap?.name)
+        refs.push({
+          kind: 'configmap',
+          name: s.configMap.name,
+          optional: !!s.configMap.optional,
+          items: s.configMap.items ?? [],
+        });
+    }
+  }
+  return refs;
+}
+
+/**
+ * The first volume the kubelet cannot set up (its FailedMount event would say why); undefined
+ * when every volume mounts.
+ */
+export function unmountableVolume(pod: Pod, lookup: ObjectLookup): string | undefined {
+  const ns = pod.metadata.namespace!;
+  for (const ref of volumeRefs(pod)) {
+    const object = ref.kind === 'secret' ? lookup.secret(ns, ref.name) : lookup.configMap(ns, ref.name);
+    if (!object) {
+      if (ref.optional) continue;
+      return `${ref.kind} "${ref.name}" not found`;
+    }
+    const keys = keysOf(object, ref.kind === 'secret' ? ['data'] : ['data', 'binaryData']);
+    const missing = ref.items.find((item) => !keys.has(item.key));
+    if (missing && !ref.optional)
+      return `configured to use key ${missing.key} of ${ref.kind === 'secret' ? 'Secret' : 'ConfigMap'} ${ns}/${ref.name}, but no such key exists`;
+  }
+  return undefined;
+}
+
+/** The CRI error of pulling this container's image, or undefined when the pull succeeds. */
+export function imagePullError(
+  pod: Pod,
+  container: Container,
+  settings: ControllerSettings,
+  lookup: ObjectLookup,
+): string | undefined {
+  const image = container.image ?? '';
+  if (imageMatches(image, settings.unpullableImages)) return imageNotFoundError(image);
+  // getPullSecretsForPod only warns about a missing pull secret (FailedToRetrieveImagePullSecret)
+  // and pulls anyway; the pull then fails wherever the registry needs those credentials, which is
+  // why a Pod names them. The simulator takes that case.
+  const missing = (pod.spec.imagePullSecrets ?? []).some(
+    (ref) => !!ref.name && !lookup.secret(pod.metadata.namespace!, ref.name),
+  );
+  return missing ? imageUnauthorizedError(image) : undefined;
+}
+
+/** makeEnvironmentVariables' first error for this container (envFrom first, then env). */
+export function containerConfigError(
+  pod: Pod,
+  container: Container,
+  lookup: ObjectLookup,
+): string | undefined {
+  const ns = pod.metadata.namespace!;
+  for (const from of container.envFrom ?? []) {
+    if (from.configMapRef?.name !== undefined) {
+      if (!lookup.configMap(ns, from.configMapRef.name) && !from.configMapRef.optional)
+        return `configmap "${from.configMapRef.name}" not found`;
+    } else if (from.secretRef?.name !== undefined) {
+      if (!lookup.secret(ns, from.secretRef.name) && !from.secretRef.optional)
+        return `secret "${from.secretRef.name}" not found`;
+    }
+  }
+  for (const env of container.env ?? []) {
+    const cmRef = env.valueFrom?.configMapKeyRef;
+    const secretRef = env.valueFrom?.secretKeyRef;
+    if (cmRef?.name !== undefined) {
+      const cm = lookup.configMap(ns, cmRef.name);
+      if (cmRef.optional) continue;
+      if (!cm) return `configmap "${cmRef.name}" not found`;
+      if (!keysOf(cm, ['data']).has(cmRef.key ?? ''))
+        return `couldn't find key ${cmRef.key} in ConfigMap ${ns}/${cmRef.name}`;
+    } else if (secretRef?.name !== undefined) {
+      const secret = lookup.secret(ns, secretRef.name);
+      if (secretRef.optional) continue;
+      if (!secret) return `secret "${secretRef.name}" not found`;
+      if (!keysOf(secret, ['data']).has(secretRef.key ?? ''))
+        return `couldn't find key ${secretRef.key} in Secret ${ns}/${secretRef.name}`;
+    }
+  }
+  return undefined;
+}
