@@ -4,6 +4,8 @@
  * fails the job at once with its reason, because retrying bad input or a refused request only
  * repeats the refusal and delays the operator.
  */
+
+import { retryAfterFrom } from '../core/backoff.ts';
 import {
   CancelledError,
   ConfigError,
@@ -14,6 +16,8 @@ import {
   SealingError,
   TransientError,
 } from '../core/errors.ts';
+
+export { backoffDelay, MAX_BACKOFF_MS, retryAfterFrom } from '../core/backoff.ts';
 
 export interface Classified {
   transient: boolean;
@@ -37,9 +41,6 @@ const TRANSIENT_NETWORK_CODES = new Set([
 ]);
 
 const TRANSIENT_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
-
-/** Upper bound of one backoff delay, so a long outage is polled at least every 5 minutes. */
-export const MAX_BACKOFF_MS = 5 * 60_000;
 
 export function classifyError(err: unknown): Classified {
   const message = err instanceof Error ? err.message : String(err);
@@ -83,37 +84,4 @@ export function classifyError(err: unknown): Classified {
     if (inner.transient) return { ...inner, message };
   }
   return { transient: false, message };
-}
-
-/** Retry-After as seconds or an HTTP date, from a plain object or a Headers instance. */
-export function retryAfterFrom(headers: unknown): number | undefined {
-  let raw: unknown;
-  if (headers && typeof (headers as { get?: unknown }).get === 'function') {
-    raw = (headers as { get(name: string): unknown }).get('retry-after');
-  } else if (headers && typeof headers === 'object') {
-    const entry = Object.entries(headers).find(([k]) => k.toLowerCase() === 'retry-after');
-    raw = entry?.[1];
-  }
-  if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
-  const text = String(raw).trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/**
- * Delay before attempt `attemptsMade + 1`: base × 2^(attemptsMade−1), times a random factor in
- * [0.5, 1.5) so a fleet that failed together does not retry together; never below a server's
- * Retry-After; capped at MAX_BACKOFF_MS.
- */
-export function backoffDelay(
-  attemptsMade: number,
-  baseMs: number,
-  retryAfterMs?: number,
-  random = Math.random,
-): number {
-  const exponential = baseMs * 2 ** Math.max(0, attemptsMade - 1);
-  const jittered = Math.round(exponential * (0.5 + random()));
-  const floor = retryAfterMs ?? 0;
-  return Math.min(Math.max(jittered, floor), Math.max(MAX_BACKOFF_MS, floor));
 }

@@ -1,0 +1,116 @@
+/**
+ * A label-selected, namespace-scoped informer cache of one kind (client-node's ListWatch), with:
+ * - read-your-writes: objects this process just wrote are overlaid until the watch catches up
+ *   (compared by resourceVersion), so a read right after a write sees it;
+ * - restarts after errors (client-node's informer stops on any error but 410), with backoff;
+ * - `synced()`, resolving once the first list has been received.
+ * Reads never go to the API server: that is the point (a no-op redeploy must read no Secret).
+ */
+import * as k8s from '@kubernetes/client-node';
+
+export interface InformerCacheOptions<T extends k8s.KubernetesObject> {
+  kc: k8s.KubeConfig;
+  /** Collection path, e.g. `/api/v1/namespaces/longshore-system/secrets`. */
+  path: string;
+  labelSelector: string;
+  /** Lists the collection (with the same selector); the informer relists with it after a 410. */
+  list(): Promise<k8s.KubernetesListObject<T>>;
+  /** Told about each (re)start failure, for logs. */
+  onError?(err: unknown): void;
+  /** Delay before restarting after an error (default 200 ms, doubling to 5 s). */
+  restartDelayMs?: number;
+}
+
+function keyOf(o: k8s.KubernetesObject): string {
+  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+}
+
+function rvOf(o: k8s.KubernetesObject | undefined): number {
+  return Number(o?.metadata?.resourceVersion ?? 0);
+}
+
+export class InformerCache<T extends k8s.KubernetesObject> {
+  private readonly informer: k8s.Informer<T> & k8s.ObjectCache<T>;
+  /** Writes of this process not yet seen on the watch (or deletions: undefined). */
+  private readonly overlay = new Map<string, { object: T | undefined; rv: number }>();
+  private stopped = false;
+  private delay: number;
+  private syncedOnce = false;
+  private readonly waiters: (() => void)[] = [];
+
+  constructor(private readonly options: InformerCacheOptions<T>) {
+    this.delay = options.restartDelayMs ?? 200;
+    this.informer = k8s.makeInformer(options.kc, options.path, options.list, options.labelSelector);
+    this.informer.on('error', (err) => {
+      options.onError?.(err);
+      if (this.stopped) return;
+      setTimeout(() => void this.start().catch(() => undefined), this.delay);
+      this.delay = Math.min(this.delay * 2, 5_000);
+    });
+    this.informer.on('connect', () => {
+      this.delay = options.restartDelayMs ?? 200;
+    });
+    const seen = (o: T) => {
+      const pending = this.overlay.get(keyOf(o));
+      if (pending && rvOf(o) >= pending.rv) this.overlay.delete(keyOf(o));
+    };
+    // An ADDED object replaces a deletion this process recorded (it was created again).
+    this.informer.on('add', (o) => {
+      const pending = this.overlay.get(keyOf(o));
+      if (pending && (pending.object === undefined || rvOf(o) >= pending.rv)) this.overlay.delete(keyOf(o));
+    });
+    this.informer.on('update', seen);
+    this.informer.on('delete', (o) => this.overlay.delete(keyOf(o)));
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    await this.informer.start();
+    if (!this.syncedOnce) {
+      this.syncedOnce = true;
+      for (const resolve of this.waiters.splice(0)) resolve();
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.informer.stop();
+  }
+
+  /** Resolves once the first list has arrived. */
+  synced(): Promise<void> {
+    return this.syncedOnce ? Promise.resolve() : new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    const key = `${namespace ?? ''}/${name}`;
+    const pending = this.overlay.get(key);
+    const cached = this.informer.get(name, namespace);
+    if (pending && pending.rv > rvOf(cached)) return pending.object;
+    return cached;
+  }
+
+  list(namespace?: string): T[] {
+    const byKey = new Map<string, T>();
+    for (const o of this.informer.list(namespace)) byKey.set(keyOf(o), o);
+    for (const [key, pending] of this.overlay) {
+      if (namespace !== undefined && !key.startsWith(`${namespace}/`)) continue;
+      if (pending.rv <= rvOf(byKey.get(key))) continue;
+      if (pending.object) byKey.set(key, pending.object);
+      else byKey.delete(key);
+    }
+    return [...byKey.values()];
+  }
+
+  /** Records an object this process wrote (the API's answer), so reads see it at once. */
+  wrote(object: T): void {
+    this.overlay.set(keyOf(object), { object, rv: rvOf(object) });
+  }
+
+  /** Records a deletion this process made. */
+  deleted(namespace: string | undefined, name: string): void {
+    const key = `${namespace ?? ''}/${name}`;
+    this.overlay.set(key, { object: undefined, rv: Number.MAX_SAFE_INTEGER });
+    // The watch's DELETED event clears it; a later create (new RV) replaces it through wrote().
+  }
+}
