@@ -38,7 +38,7 @@ export class InformerCache<T extends k8s.KubernetesObject> {
   private syncedOnce = false;
   private readonly waiters: (() => void)[] = [];
 
-  constructor(private readonly options: InformerCacheOptions<T>) {
+  constructor(options: InformerCacheOptions<T>) {
     this.delay = options.restartDelayMs ?? 200;
     this.informer = k8s.makeInformer(options.kc, options.path, options.list, options.labelSelector);
     this.informer.on('error', (err) => {

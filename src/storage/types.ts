@@ -59,6 +59,11 @@ export interface RevisionInfo {
   holder?: string;
   /** The revision's objects with the digest of each one's canonical JSON (from the index manifest). */
   objects: (ObjectRef & { digest: string })[];
+  /**
+   * Set when the index's manifest cannot be decoded (corrupt, or a newer format): the revision
+   * is still listed, `objects` is empty and `read` throws UnreadableRevisionError.
+   */
+  unreadable?: string;
 }
 
 /** The app record: one per app in the system namespace; owner of all its release Secrets. */
@@ -117,12 +122,23 @@ export interface ReleaseStore {
   prune(release: string, keep?: number): Promise<{ revisions: number; chunks: number }>;
   /** Deletes a whole release's history (after an uninstall), then unreferenced chunks. */
   deleteRelease(release: string): Promise<void>;
-  /** Deletes chunks no index references (left by a crash between writing chunks and the index). */
-  sweepOrphans(): Promise<number>;
+  /**
+   * Deletes chunks no index references (left by a crash between writing chunks and the index).
+   * Chunks younger than `minAgeMs` (default: the store's orphan grace, 10 minutes) are kept: they
+   * may belong to an index another worker is about to create.
+   */
+  sweepOrphans(options?: { minAgeMs?: number }): Promise<number>;
 }
 
 export class ReleaseTooLargeError extends LongshoreError {
   readonly code = 'RELEASE_TOO_LARGE';
+  constructor(
+    message: string,
+    /** What was measured against which limit (bytes), when the driver knows. */
+    readonly sizes?: { renderedBytes: number; storedBytes: number; limitBytes: number },
+  ) {
+    super(message);
+  }
 }
 
 export class UnreadableRevisionError extends LongshoreError {

@@ -1,0 +1,151 @@
+/**
+ * Drift: does a live object still hold every field longshore applied? Live objects carry much
+ * more than was applied (defaults, status, server metadata, other managers' fields), so only the
+ * applied fields are compared, the way server-side apply sees ownership:
+ * - maps: each applied key must be there with an equal value; extra live keys are not drift;
+ * - lists of objects with a merge key (containers by name, volumeMounts by mountPath, ports by
+ *   port and protocol…): each applied item must match the live item with the same key, wherever
+ *   it sits; items other managers added are not drift;
+ * - other lists (args, tolerations, ingress rules…) are atomic: equal length and items in order;
+ * - resource quantities compare by value (`0.5` and `500m`), as the API server canonicalises them;
+ * - a Secret's `stringData` is compared as the base64 `data` the server folds it into.
+ */
+import type { ReleaseObject } from '../storage/types.ts';
+
+/** The path of the first applied field whose live value differs (`spec.template…image`), or undefined. */
+export function findDrift(desired: ReleaseObject, live: unknown): string | undefined {
+  if (live === undefined || live === null) return '(missing)';
+  const normalizedLive = JSON.parse(JSON.stringify(live)) as unknown;
+  if (
+    isRecord(normalizedLive) &&
+    isRecord(normalizedLive.metadata) &&
+    normalizedLive.metadata.deletionTimestamp
+  )
+    return '(being deleted)';
+  // Identity is not compared: the cache it came from matched it, and list items carry no kind.
+  const { apiVersion: _v, kind: _k, ...fields } = comparableForm(desired);
+  return difference(fields, normalizedLive, '');
+}
+
+/** What the server stores for an applied object, where it differs from what was sent. */
+export function comparableForm(object: ReleaseObject): Record<string, unknown> {
+  const copy = JSON.parse(JSON.stringify(object)) as Record<string, unknown>;
+  if (copy.kind === 'Secret' && isRecord(copy.stringData)) {
+    const data: Record<string, unknown> = isRecord(copy.data) ? { ...copy.data } : {};
+    for (const [k, v] of Object.entries(copy.stringData)) data[k] = Buffer.from(String(v)).toString('base64');
+    copy.data = data;
+    delete copy.stringData;
+  }
+  return copy;
+}
+
+function difference(desired: unknown, live: unknown, path: string): string | undefined {
+  if (desired === undefined) return undefined;
+  if (desired === null) return live === null || live === undefined ? undefined : path || '.';
+  if (Array.isArray(desired)) return listDifference(desired, live, path);
+  if (isRecord(desired)) {
+    if (live === undefined || live === null) return Object.keys(desired).length === 0 ? undefined : path;
+    if (!isRecord(live)) return path;
+    for (const [key, value] of Object.entries(desired)) {
+      const found = difference(value, live[key], join(path, key));
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (desired === live) return undefined;
+  if (isQuantityPath(path) && sameQuantity(desired, live)) return undefined;
+  return path;
+}
+
+function listDifference(desired: unknown[], live: unknown, path: string): string | undefined {
+  if (live === undefined || live === null) return desired.length === 0 ? undefined : path;
+  if (!Array.isArray(live)) return path;
+  const keyed = desired.length > 0 && desired.every((item) => mergeKeyOf(item) !== undefined);
+  if (keyed) {
+    const byKey = new Map<string, unknown>();
+    for (const item of live) {
+      const key = mergeKeyOf(item);
+      if (key !== undefined) byKey.set(key, item);
+    }
+    for (const item of desired) {
+      const key = mergeKeyOf(item)!;
+      const found = difference(item, byKey.get(key), `${path}[${key}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (desired.length !== live.length) return path;
+  for (let i = 0; i < desired.length; i++) {
+    const found = difference(desired[i], live[i], `${path}[${i}]`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The merge key of a list item, from the fields Kubernetes' list-map keys use (most specific
+ * first: a volumeMount has a `name` too, but two mounts of one volume differ by mountPath).
+ */
+export function mergeKeyOf(item: unknown): string | undefined {
+  if (!isRecord(item)) return undefined;
+  if (typeof item.mountPath === 'string') return `mountPath=${item.mountPath}`;
+  if (typeof item.devicePath === 'string') return `devicePath=${item.devicePath}`;
+  if (typeof item.containerPort === 'number')
+    return `containerPort=${item.containerPort}/${String(item.protocol ?? 'TCP')}`;
+  if (typeof item.port === 'number') return `port=${item.port}/${String(item.protocol ?? 'TCP')}`;
+  if (typeof item.name === 'string') return `name=${item.name}`;
+  if (typeof item.ip === 'string') return `ip=${item.ip}`;
+  if (typeof item.uid === 'string') return `uid=${item.uid}`;
+  return undefined;
+}
+
+const QUANTITY_PARENTS = /(^|\.)(requests|limits|capacity|hard|resources)(\.|$)/;
+
+function isQuantityPath(path: string): boolean {
+  return QUANTITY_PARENTS.test(path);
+}
+
+const SUFFIX: Record<string, number> = {
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  '': 1,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
+};
+
+/** A Kubernetes quantity's value (`500m` → 0.5, `1Gi` → 1073741824), or undefined. */
+export function quantityValue(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string') return undefined;
+  const m = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?)$/.exec(value);
+  if (!m) return undefined;
+  const base = Number(m[1]);
+  if (m[2]) return base * 10 ** Number(m[2].slice(1));
+  return base * SUFFIX[m[3] ?? '']!;
+}
+
+function sameQuantity(a: unknown, b: unknown): boolean {
+  const x = quantityValue(a);
+  const y = quantityValue(b);
+  if (x === undefined || y === undefined) return false;
+  return Math.abs(x - y) <= Math.abs(x) * 1e-12;
+}
+
+function join(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

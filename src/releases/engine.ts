@@ -1,0 +1,499 @@
+/**
+ * The release engine: upgrade (install when absent), rollback, uninstall, history and status of
+ * releases, on top of a ReleaseStore (history in the cluster) and server-side apply.
+ *
+ * Semantics (docs in each helper):
+ * - Same content as the deployed revision and no drift → nothing is written, no revision.
+ * - Same content but drifted live objects (or objects an interrupted revision touched) → only
+ *   those objects are re-applied (or deleted), and no revision is created: history records
+ *   content, and the content did not change. Helm would not notice the drift at all.
+ * - Otherwise a new `pending-*` revision, apply, delete, wait, then `deployed`.
+ * - A `pending-*` last revision is never a lock: the same job (holder) continues it, any other
+ *   marks it failed ("interrupted") and proceeds.
+ */
+import * as k8s from '@kubernetes/client-node';
+import { InvalidInputError, TransientError } from '../core/errors.ts';
+import type { KubeClients } from '../kube/client.ts';
+import type { RetryOptions } from '../kube/retry.ts';
+import {
+  type ObjectRef,
+  type ReleaseContent,
+  type ReleaseObject,
+  type ReleaseStatus,
+  type ReleaseStore,
+  RevisionExistsError,
+  type RevisionInfo,
+} from '../storage/types.ts';
+import { sortForApply, sortForDelete } from './apply-order.ts';
+import { contentDigest, objectDigest } from './canonical.ts';
+import { ReleaseFailedError, ReleaseNotFoundError, RevisionNotFoundError } from './errors.ts';
+import { LiveObjects } from './live-objects.ts';
+import { DiscoveringObjectApi } from './object-api.ts';
+import { ObjectWriter } from './object-writer.ts';
+import { describeRef, keyOf, refOf, withReleaseLabels } from './objects.ts';
+import { decideRecovery, possiblyLive } from './plan.ts';
+import { type Emit, progressEmitter } from './progress.ts';
+import {
+  type Desired,
+  type EngineParts,
+  executeWork,
+  finishRevision,
+  planWork,
+  type ResolvedWait,
+  throwIfAborted,
+} from './revision-runner.ts';
+import type {
+  RollbackInput,
+  UninstallInput,
+  UninstallResult,
+  UpgradeInput,
+  UpgradeResult,
+  WaitOptions,
+} from './types.ts';
+
+export interface ReleaseEngineOptions {
+  /** Clients (or a KubeConfig to build them from). */
+  kube: KubeClients | k8s.KubeConfig;
+  store: ReleaseStore;
+  /** Server-side apply field manager (default `longshore`). */
+  fieldManager?: string;
+  /** Revisions kept per release (default 10; the deployed one is never pruned). */
+  historyMax?: number;
+  /** Default wait deadline (default 300 s, as Helm's --timeout). */
+  defaultTimeoutMs?: number;
+  /** In-attempt retries of API calls (default: 5 attempts from 100 ms). */
+  retry?: RetryOptions;
+  /** How often a wait re-reads the informer caches (memory only; default 100 ms). */
+  pollMs?: number;
+  /** Informer caches of live objects unused this long are stopped (default 15 minutes). */
+  cacheIdleTimeoutMs?: number;
+  /** Told about informer list/watch failures (they restart by themselves), for logs. */
+  onInformerError?(what: string, err: unknown): void;
+}
+
+type PendingStatus = 'pending-install' | 'pending-upgrade' | 'pending-rollback';
+
+interface DeployParams {
+  app: string;
+  release: string;
+  content: ReleaseContent;
+  desired: Desired[];
+  digest: string;
+  holder: string;
+  /**
+   * `upgrade`: same content as deployed → no-op or repair, no revision. `rollback`: always a new
+   * revision (an operator's or rollback-on-failure's explicit act, as in Helm), unless this same
+   * holder already deployed this content as the last revision (the job retried after finishing).
+   */
+  mode: 'upgrade' | 'rollback';
+  /** On a permanent failure of the new revision, restore the deployed one (never for rollbacks). */
+  rollbackOnFailure: boolean;
+  /** Pending statuses that this kind of operation may continue. */
+  continues: readonly ReleaseStatus[];
+  pendingStatus: (deployed: RevisionInfo | undefined) => PendingStatus;
+  pendingDescription: (deployed: RevisionInfo | undefined) => string;
+  successDescription: (deployed: RevisionInfo | undefined) => string;
+  wait: ResolvedWait | false;
+  emit: Emit;
+  signal?: AbortSignal;
+}
+
+export class ReleaseEngine {
+  private readonly store: ReleaseStore;
+  private readonly live: LiveObjects;
+  private readonly parts: EngineParts;
+  private readonly defaultTimeoutMs: number;
+  private readonly defaultNamespace: string;
+
+  constructor(options: ReleaseEngineOptions) {
+    const kc = options.kube instanceof k8s.KubeConfig ? options.kube : options.kube.kc;
+    const objects = DiscoveringObjectApi.forConfig(kc);
+    this.store = options.store;
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? 300_000;
+    const retry = options.retry ?? {};
+    const context = kc.getContextObject(kc.getCurrentContext());
+    this.defaultNamespace = context?.namespace ?? 'default';
+    this.live = new LiveObjects({
+      kc,
+      objects,
+      retry,
+      ...(options.cacheIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.cacheIdleTimeoutMs } : {}),
+      ...(options.onInformerError ? { onInformerError: options.onInformerError } : {}),
+    });
+    this.parts = {
+      store: this.store,
+      live: this.live,
+      writer: new ObjectWriter(objects, this.live, options.fieldManager ?? 'longshore', retry),
+      historyMax: options.historyMax ?? 10,
+      pollMs: options.pollMs ?? 100,
+    };
+  }
+
+  /** Installs or upgrades a release; see the file comment for no-op, repair and recovery. */
+  async upgrade(input: UpgradeInput): Promise<UpgradeResult> {
+    const emit = progressEmitter(input.release, input.onProgress);
+    const objects = await this.prepare(input.objects, input.release);
+    const content: ReleaseContent = { chart: input.chart, values: input.values, objects };
+    const wait = this.resolveWait(input.wait);
+    const params: DeployParams = {
+      app: input.app,
+      release: input.release,
+      content,
+      desired: desiredOf(objects),
+      digest: contentDigest(content),
+      holder: input.holder,
+      mode: 'upgrade',
+      rollbackOnFailure: input.rollbackOnFailure ?? false,
+      continues: ['pending-install', 'pending-upgrade'],
+      pendingStatus: (deployed) => (deployed ? 'pending-upgrade' : 'pending-install'),
+      pendingDescription: (deployed) => (deployed ? 'Preparing upgrade' : 'Initial install underway'),
+      successDescription: (deployed) =>
+        input.description ?? (deployed ? 'Upgrade complete' : 'Install complete'),
+      wait,
+      emit,
+      ...(input.signal ? { signal: input.signal } : {}),
+    };
+    return this.deploy(params);
+  }
+
+  /** Restores an earlier revision's content as a new revision (default: the previously deployed one). */
+  async rollback(input: RollbackInput): Promise<UpgradeResult> {
+    const history = this.store.history(input.release);
+    if (history.length === 0) throw new ReleaseNotFoundError(input.release);
+    const target =
+      input.revision !== undefined
+        ? history.find((r) => r.revision === input.revision)
+        : previousDeployed(history);
+    if (!target) throw new RevisionNotFoundError(input.release, input.revision ?? 0);
+    const content = await this.store.read(input.release, target.revision);
+    return this.deploy({
+      app: target.app,
+      release: input.release,
+      content,
+      desired: desiredOf(content.objects),
+      digest: target.digest,
+      holder: input.holder,
+      mode: 'rollback',
+      rollbackOnFailure: false,
+      continues: ['pending-rollback'],
+      pendingStatus: () => 'pending-rollback',
+      pendingDescription: () => `Rollback to ${target.revision}`,
+      successDescription: () => `Rollback to ${target.revision}`,
+      wait: this.resolveWait(input.wait),
+      emit: progressEmitter(input.release, input.onProgress),
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+  }
+
+  /**
+   * Marks the last revision `uninstalling`, deletes every object that may be live (in reverse
+   * dependency order), then the release's history. Running it again after a crash finishes the job;
+   * on a release without history it does nothing (a retried destroy).
+   */
+  async uninstall(input: UninstallInput): Promise<UninstallResult> {
+    const emit = progressEmitter(input.release, input.onProgress);
+    const history = this.store.history(input.release);
+    const last = history.at(-1);
+    if (!last) return { release: input.release, existed: false, deleted: [] };
+    const refs = new Map<string, ObjectRef>();
+    for (const revision of possiblyLive(history))
+      for (const o of revision.objects) refs.set(keyOf(o), refOf(o));
+    if (last.status !== 'uninstalling') {
+      await this.store.setStatus(input.release, last.revision, 'uninstalling', 'Deletion in progress');
+    }
+    const ordered = sortForDelete([...refs.values()]);
+    const deleted: ObjectRef[] = [];
+    for (const [i, ref] of ordered.entries()) {
+      throwIfAborted(input.signal);
+      emit('uninstall', `deleting ${describeRef(ref)}`, {
+        percent: Math.round((90 * i) / ordered.length),
+        revision: last.revision,
+        object: ref,
+        index: i + 1,
+        total: ordered.length,
+      });
+      if (await this.parts.writer.delete(ref, input.signal)) deleted.push(ref);
+    }
+    emit('uninstall', `deleting the history of ${input.release}`, { percent: 95, revision: last.revision });
+    await this.store.deleteRelease(input.release);
+    return { release: input.release, existed: true, deleted };
+  }
+
+  /** Revisions, oldest first, from the store's cache (no API request). */
+  history(release: string): RevisionInfo[] {
+    return this.store.history(release);
+  }
+
+  /** The last revision (as `helm status`), from the store's cache. */
+  status(release: string): RevisionInfo | undefined {
+    return this.store.last(release);
+  }
+
+  /** Stops the informers. */
+  async stop(): Promise<void> {
+    await this.live.stop();
+  }
+
+  private async deploy(p: DeployParams): Promise<UpgradeResult> {
+    throwIfAborted(p.signal);
+    p.emit('plan', `planning ${p.release}`, { percent: 5 });
+    const { continued, recovered } = await this.recover(p);
+    const deployed = this.store.deployed(p.release);
+    const last = this.store.last(p.release);
+    if (continued) return this.runRevision(p, continued, deployed, recovered);
+    if (p.mode === 'upgrade' && deployed?.digest === p.digest) return this.repair(p, deployed, recovered);
+    if (
+      p.mode === 'rollback' &&
+      last?.status === 'deployed' &&
+      last.holder === p.holder &&
+      last.digest === p.digest
+    ) {
+      // This job already restored this content and was retried after finishing.
+      p.emit('noop', `revision ${last.revision} already restored this content`, { percent: 100 });
+      return { ...resultBase(last, recovered), outcome: 'noop', changed: false, applied: [], deleted: [] };
+    }
+    const revision = (last?.revision ?? 0) + 1;
+    if (!this.store.getApp(p.app)) await this.store.ensureApp(p.app);
+    const info = await this.createRevision(p, revision, deployed);
+    p.emit('revision', `revision ${revision} ${info.status}`, { percent: 10, revision });
+    return this.runRevision(p, info, deployed, recovered);
+  }
+
+  /** Handles a pending last revision: continue it (same job) or mark it failed (see decideRecovery). */
+  private async recover(p: DeployParams): Promise<{ continued?: RevisionInfo; recovered?: Recovered }> {
+    const recovery = decideRecovery(this.store.last(p.release), p.holder, p.digest, p.continues);
+    if (recovery.action === 'none') return {};
+    const { revision, status } = recovery.revision;
+    if (recovery.action === 'continue') {
+      p.emit('recover', `continuing revision ${revision} (${status}) left by an earlier attempt`, {
+        revision,
+      });
+      return { continued: recovery.revision, recovered: { revision, action: 'continued' } };
+    }
+    p.emit('recover', `revision ${revision} was ${status}: ${recovery.reason}`, { revision });
+    await this.store.setStatus(p.release, revision, 'failed', recovery.reason);
+    return { recovered: { revision, action: 'marked-failed' } };
+  }
+
+  /**
+   * Same content as the deployed revision: re-apply what drifted (or what a failed or interrupted
+   * revision after it touched), delete what such a revision added; no new revision, since history
+   * records content and the content did not change. Failures leave history as it is.
+   */
+  private async repair(
+    p: DeployParams,
+    deployed: RevisionInfo,
+    recovered?: Recovered,
+  ): Promise<UpgradeResult> {
+    const work = await planWork(this.parts, p.desired, this.store.history(p.release), undefined, p.signal);
+    if (work.apply.length === 0 && work.drop.length === 0) {
+      p.emit('noop', `revision ${deployed.revision} is deployed with this content and nothing drifted`, {
+        percent: 100,
+      });
+      return {
+        ...resultBase(deployed, recovered),
+        outcome: 'noop',
+        changed: false,
+        applied: [],
+        deleted: [],
+      };
+    }
+    await executeWork(this.parts, work, runOptions(p, deployed.revision));
+    return {
+      ...resultBase(deployed, recovered),
+      outcome: 'repaired',
+      changed: true,
+      applied: work.apply.map((o) => o.ref),
+      deleted: work.drop,
+    };
+  }
+
+  /**
+   * Applies, deletes and waits for a pending revision, then marks it deployed. A permanent
+   * failure marks it failed (and rolls back when asked); anything else (transient after the
+   * in-call retries, an abort) leaves it pending under this holder: the job's retry continues it,
+   * another job would mark it interrupted.
+   */
+  private async runRevision(
+    p: DeployParams,
+    info: RevisionInfo,
+    deployed: RevisionInfo | undefined,
+    recovered?: Recovered,
+  ): Promise<UpgradeResult> {
+    try {
+      const work = await planWork(
+        this.parts,
+        p.desired,
+        this.store.history(p.release),
+        info.revision,
+        p.signal,
+      );
+      await executeWork(this.parts, work, runOptions(p, info.revision));
+      const done = await finishRevision(
+        this.parts,
+        p.release,
+        info.revision,
+        p.successDescription(deployed),
+        p.emit,
+      );
+      return {
+        ...resultBase(done, recovered),
+        outcome: 'deployed',
+        changed: true,
+        applied: work.apply.map((o) => o.ref),
+        deleted: work.drop,
+      };
+    } catch (err) {
+      if (!(err instanceof ReleaseFailedError)) throw err;
+      p.emit('failed', `revision ${info.revision} failed: ${err.reason}`, { revision: info.revision });
+      await this.store.setStatus(p.release, info.revision, 'failed', err.reason);
+      if (p.rollbackOnFailure) await this.rollbackAfterFailure(err, p);
+      throw err;
+    }
+  }
+
+  /**
+   * Stores the pending revision. RevisionExistsError can mean our own create succeeded but its
+   * answer was lost and the store's retry met AlreadyExists: when the index the store then sees
+   * is ours (same holder and content), go on with it. Otherwise it is transient: jobs of an app
+   * never overlap, so it can only be this worker's cache lagging behind another worker's write.
+   */
+  private async createRevision(
+    p: DeployParams,
+    revision: number,
+    deployed: RevisionInfo | undefined,
+  ): Promise<RevisionInfo> {
+    try {
+      return await this.store.create({
+        app: p.app,
+        release: p.release,
+        revision,
+        status: p.pendingStatus(deployed),
+        content: p.content,
+        description: p.pendingDescription(deployed),
+        holder: p.holder,
+      });
+    } catch (err) {
+      if (!(err instanceof RevisionExistsError)) throw err;
+      const deadline = Date.now() + 2_000;
+      for (;;) {
+        const found = this.store.history(p.release).find((r) => r.revision === revision);
+        if (found?.holder === p.holder && found.digest === p.digest) return found;
+        // Another worker wrote it and this worker's history cache is behind: once the cache has
+        // caught up, the job's retry plans from the right revision.
+        if (found || Date.now() > deadline) {
+          throw new TransientError(`${err.message} (this worker's history was behind; retrying)`, undefined, {
+            cause: err,
+          });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+
+  /** Re-applies the previous deployed revision's content as a `pending-rollback` revision. */
+  private async rollbackAfterFailure(failure: ReleaseFailedError, p: DeployParams): Promise<void> {
+    const target = this.store.deployed(p.release);
+    if (!target) {
+      failure.withRollback({ state: 'nothing-to-roll-back-to' });
+      return;
+    }
+    p.emit('rollback', `rolling back to revision ${target.revision}`, { revision: target.revision });
+    try {
+      const content = await this.store.read(p.release, target.revision);
+      const result = await this.deploy({
+        ...p,
+        content,
+        desired: desiredOf(content.objects),
+        digest: target.digest,
+        mode: 'rollback',
+        rollbackOnFailure: false,
+        continues: ['pending-rollback'],
+        pendingStatus: () => 'pending-rollback',
+        pendingDescription: () => `Rollback to ${target.revision}`,
+        successDescription: () => `Rollback to ${target.revision}`,
+      });
+      failure.withRollback({ state: 'rolled-back', revision: result.revision, toRevision: target.revision });
+    } catch (err) {
+      failure.withRollback({ state: 'failed', reason: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  /**
+   * Labels, scope and order: the engine's labels added, the namespace set on namespaced kinds that
+   * lack one (and removed from cluster-scoped ones, which the server would ignore), objects sorted
+   * in apply order. Unknown kinds and duplicate objects fail here, before anything is written.
+   */
+  private async prepare(objects: readonly ReleaseObject[], release: string): Promise<ReleaseObject[]> {
+    const seen = new Set<string>();
+    const prepared: ReleaseObject[] = [];
+    for (const [i, object] of objects.entries()) {
+      if (!object?.apiVersion || !object.kind || !object.metadata?.name) {
+        throw new InvalidInputError(
+          [{ path: `objects[${i}]`, message: 'needs apiVersion, kind and metadata.name' }],
+          'release objects',
+        );
+      }
+      const labeled = withReleaseLabels(object, release);
+      const { namespaced } = await this.live.resource(object.apiVersion, object.kind);
+      if (namespaced) labeled.metadata.namespace ??= this.defaultNamespace;
+      else delete labeled.metadata.namespace;
+      const key = keyOf(refOf(labeled));
+      if (seen.has(key)) {
+        throw new InvalidInputError(
+          [{ path: `objects[${i}]`, message: `${describeRef(refOf(labeled))} appears twice` }],
+          'release objects',
+        );
+      }
+      seen.add(key);
+      prepared.push(labeled);
+    }
+    return sortForApply(prepared);
+  }
+
+  private resolveWait(wait: WaitOptions | false | undefined): ResolvedWait | false {
+    if (wait === false) return false;
+    return {
+      timeoutMs: wait?.timeoutMs ?? this.defaultTimeoutMs,
+      rollouts: wait?.rollouts ?? true,
+      pvcs: wait?.pvcs ?? false,
+    };
+  }
+}
+
+type Recovered = NonNullable<UpgradeResult['recovered']>;
+
+function resultBase(info: RevisionInfo, recovered: Recovered | undefined) {
+  return {
+    release: info.release,
+    revision: info.revision,
+    status: info.status,
+    ...(recovered ? { recovered } : {}),
+  };
+}
+
+function runOptions(p: DeployParams, revision: number) {
+  return {
+    release: p.release,
+    revision,
+    desired: p.desired,
+    wait: p.wait,
+    emit: p.emit,
+    ...(p.signal ? { signal: p.signal } : {}),
+  };
+}
+
+function desiredOf(objects: readonly ReleaseObject[]): Desired[] {
+  return objects.map((object) => {
+    const ref = refOf(object);
+    return { ref, key: keyOf(ref), digest: objectDigest(object), object };
+  });
+}
+
+/** Helm's default rollback target: the deployed revision before the current one. */
+function previousDeployed(history: readonly RevisionInfo[]): RevisionInfo | undefined {
+  const current = [...history].reverse().find((r) => r.status === 'deployed');
+  return [...history]
+    .reverse()
+    .find((r) => r.revision < (current?.revision ?? Number.POSITIVE_INFINITY) && r.status === 'superseded');
+}

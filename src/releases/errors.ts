@@ -1,0 +1,105 @@
+/**
+ * Named failures of release operations. Each is permanent for the job (retrying the same content
+ * fails the same way): transient API failures are not wrapped in these, they surface as the
+ * kube layer's TransientError so the job is retried and continues the same pending revision.
+ */
+import { LongshoreError } from '../core/errors.ts';
+import type { ObjectRef } from '../storage/types.ts';
+
+/** What happened to the automatic rollback after a failure, when one was asked for. */
+export type RollbackOutcome =
+  | { state: 'rolled-back'; revision: number; toRevision: number }
+  | { state: 'failed'; reason: string }
+  | { state: 'nothing-to-roll-back-to' };
+
+/** An operation on a release failed; its revision was marked `failed` with `reason`. */
+export abstract class ReleaseFailedError extends LongshoreError {
+  /** Set when rollback-on-failure ran. */
+  rollback: RollbackOutcome | undefined;
+  constructor(
+    readonly release: string,
+    readonly revision: number,
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`release ${release} revision ${revision} failed: ${reason}`, options);
+  }
+
+  /** Records the rollback's outcome, and says it in the message the job reports. */
+  withRollback(outcome: RollbackOutcome): this {
+    this.rollback = outcome;
+    const base = `release ${this.release} revision ${this.revision} failed: ${this.reason}`;
+    switch (outcome.state) {
+      case 'rolled-back':
+        this.message = `${base}; rolled back to revision ${outcome.toRevision} (as revision ${outcome.revision})`;
+        break;
+      case 'failed':
+        this.message = `${base}; the rollback failed too: ${outcome.reason}`;
+        break;
+      case 'nothing-to-roll-back-to':
+        this.message = `${base}; no earlier deployed revision to roll back to`;
+        break;
+    }
+    return this;
+  }
+}
+
+/** The API server refused an object (422 validation, 403, 404 namespace…), with its message. */
+export class ApplyFailedError extends ReleaseFailedError {
+  readonly code = 'APPLY_FAILED';
+  constructor(
+    release: string,
+    revision: number,
+    readonly object: ObjectRef,
+    readonly action: 'apply' | 'delete',
+    reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(release, revision, reason, options);
+  }
+}
+
+/** A workload could not finish rolling out (ProgressDeadlineExceeded, a lost PVC). */
+export class RolloutFailedError extends ReleaseFailedError {
+  readonly code = 'ROLLOUT_FAILED';
+  constructor(
+    release: string,
+    revision: number,
+    readonly object: ObjectRef,
+    reason: string,
+  ) {
+    super(release, revision, reason);
+  }
+}
+
+/** The wait ran out of time before every workload was ready. */
+export class RolloutTimeoutError extends ReleaseFailedError {
+  readonly code = 'ROLLOUT_TIMEOUT';
+  constructor(
+    release: string,
+    revision: number,
+    readonly timeoutMs: number,
+    readonly pending: string[],
+  ) {
+    super(release, revision, `timed out after ${timeoutMs / 1000} s waiting for: ${pending.join('; ')}`);
+  }
+}
+
+/** A rollback named a release that has no history. */
+export class ReleaseNotFoundError extends LongshoreError {
+  readonly code = 'RELEASE_NOT_FOUND';
+  constructor(readonly release: string) {
+    super(`release ${release} not found`);
+  }
+}
+
+/** A rollback named a revision the history does not hold (pruned, or never existed). */
+export class RevisionNotFoundError extends LongshoreError {
+  readonly code = 'REVISION_NOT_FOUND';
+  constructor(
+    readonly release: string,
+    readonly revision: number,
+  ) {
+    super(`release ${release} has no revision ${revision}`);
+  }
+}

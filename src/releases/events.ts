@@ -1,0 +1,45 @@
+/**
+ * Progress of a release operation, streamed to whoever waits on the job (`job.updateProgress`,
+ * `job.log`). Steps are coarse and stable so callers can react to them (the crash tests kill a
+ * process at a chosen step).
+ */
+import type { ObjectRef } from '../storage/types.ts';
+
+export type ProgressStep =
+  /** A pending revision left by an earlier attempt is continued or marked failed. */
+  | 'recover'
+  /** Comparing the new content with history and live objects. */
+  | 'plan'
+  /** Nothing to do: same content, no drift. */
+  | 'noop'
+  /** A pending revision was stored. */
+  | 'revision'
+  /** One object is about to be applied (`index` of `total`). */
+  | 'apply'
+  /** One object dropped since the previous revision is about to be deleted. */
+  | 'delete'
+  /** Waiting for workloads; repeated as their state changes. */
+  | 'wait'
+  /** About to mark the revision deployed. */
+  | 'finish'
+  /** The operation failed and its revision was marked failed. */
+  | 'failed'
+  /** Rollback-on-failure started. */
+  | 'rollback'
+  /** Uninstalling: about to delete the release's objects and history. */
+  | 'uninstall';
+
+export interface ProgressEvent {
+  release: string;
+  step: ProgressStep;
+  message: string;
+  /** 0–100 over the whole operation (apply 10–60, wait 60–95). */
+  percent?: number;
+  revision?: number;
+  object?: ObjectRef;
+  /** For `apply` and `delete`: 1-based position and count. */
+  index?: number;
+  total?: number;
+}
+
+export type ProgressListener = (event: ProgressEvent) => void;

@@ -1,0 +1,27 @@
+/** The release engine's public surface. */
+export { APPLY_ORDER, sortForApply, sortForDelete } from './apply-order.ts';
+export { contentDigest, objectDigest } from './canonical.ts';
+export { findDrift } from './drift.ts';
+export { ReleaseEngine, type ReleaseEngineOptions } from './engine.ts';
+export {
+  ApplyFailedError,
+  ReleaseFailedError,
+  ReleaseNotFoundError,
+  RevisionNotFoundError,
+  type RollbackOutcome,
+  RolloutFailedError,
+  RolloutTimeoutError,
+} from './errors.ts';
+export type { ProgressEvent, ProgressListener, ProgressStep } from './events.ts';
+export { MANAGED_BY, MANAGED_BY_LABEL, MANAGED_SELECTOR, RELEASE_LABEL } from './objects.ts';
+export { INTERRUPTED } from './plan.ts';
+export { claimReadiness, deploymentReadiness, type Readiness } from './rollout.ts';
+export type {
+  RollbackInput,
+  UninstallInput,
+  UninstallResult,
+  UpgradeInput,
+  UpgradeOutcome,
+  UpgradeResult,
+  WaitOptions,
+} from './types.ts';

@@ -1,0 +1,203 @@
+/**
+ * The cluster side of one operation: decide which objects to write (changed since what may be
+ * live, or drifted), apply them in dependency order, delete the dropped ones in reverse order,
+ * wait for what was applied, then record the outcome in history.
+ */
+import { CancelledError, TransientError } from '../core/errors.ts';
+import type { ObjectRef, ReleaseObject, ReleaseStore, RevisionInfo } from '../storage/types.ts';
+import { sortForDelete } from './apply-order.ts';
+import { findDrift } from './drift.ts';
+import { ApplyFailedError, RolloutFailedError, RolloutTimeoutError } from './errors.ts';
+import type { LiveObjects } from './live-objects.ts';
+import type { ObjectWriter } from './object-writer.ts';
+import { describeRef } from './objects.ts';
+import { type DesiredObject, planObjects, possiblyLive } from './plan.ts';
+import type { Emit } from './progress.ts';
+import { type WaitTarget, waitForTargets } from './waiter.ts';
+
+export interface Desired extends DesiredObject {
+  object: ReleaseObject;
+}
+
+export interface ResolvedWait {
+  timeoutMs: number;
+  rollouts: boolean;
+  pvcs: boolean;
+}
+
+export interface EngineParts {
+  store: ReleaseStore;
+  live: LiveObjects;
+  writer: ObjectWriter;
+  historyMax: number;
+  pollMs: number;
+}
+
+export interface Work {
+  /** In apply order. */
+  apply: Desired[];
+  /** In delete order. */
+  drop: ObjectRef[];
+  /** Why each drifted object is re-applied (its first differing field), by key. */
+  drifted: Map<string, string>;
+}
+
+/** What to write so the live objects match `desired` (`exclude`: a revision being continued). */
+export async function planWork(
+  parts: EngineParts,
+  desired: readonly Desired[],
+  history: readonly RevisionInfo[],
+  exclude: number | undefined,
+  signal?: AbortSignal,
+): Promise<Work> {
+  const plan = planObjects(desired, possiblyLive(history), exclude);
+  const changed = new Set(plan.changed.map((o) => o.key));
+  const drifted = new Map<string, string>();
+  // Objects whose content did not change are applied only when their live copy drifted.
+  const unchanged = desired.filter((o) => !changed.has(o.key));
+  const lives = await Promise.all(unchanged.map((o) => parts.live.get(o.ref, signal)));
+  unchanged.forEach((o, i) => {
+    const path = findDrift(o.object, lives[i]);
+    if (path !== undefined) drifted.set(o.key, path);
+  });
+  return {
+    apply: desired.filter((o) => changed.has(o.key) || drifted.has(o.key)),
+    drop: sortForDelete(plan.dropped),
+    drifted,
+  };
+}
+
+export interface RunOptions {
+  release: string;
+  /** The revision the failure errors name (the pending one, or the deployed one for a repair). */
+  revision: number;
+  desired: readonly Desired[];
+  wait: ResolvedWait | false;
+  emit: Emit;
+  signal?: AbortSignal;
+}
+
+/**
+ * Applies and deletes, then waits. Permanent failures throw ApplyFailedError, RolloutFailedError
+ * or RolloutTimeoutError; transient ones (after in-attempt retries) and aborts pass through as
+ * they are, leaving history untouched for the caller to decide.
+ */
+export async function executeWork(parts: EngineParts, work: Work, options: RunOptions): Promise<void> {
+  const { release, revision, emit, signal } = options;
+  const total = work.apply.length;
+  for (const [i, item] of work.apply.entries()) {
+    throwIfAborted(signal);
+    const why = work.drifted.get(item.key);
+    emit('apply', `applying ${describeRef(item.ref)}${why ? ` (drifted: ${why})` : ''}`, {
+      percent: Math.round(10 + (50 * i) / Math.max(total, 1)),
+      revision,
+      object: item.ref,
+      index: i + 1,
+      total,
+    });
+    try {
+      await parts.writer.apply(item.object, signal);
+    } catch (err) {
+      throw permanentOr(
+        err,
+        (reason) => new ApplyFailedError(release, revision, item.ref, 'apply', reason, { cause: err }),
+      );
+    }
+  }
+  for (const [i, ref] of work.drop.entries()) {
+    throwIfAborted(signal);
+    emit('delete', `deleting ${describeRef(ref)}`, {
+      percent: 60,
+      revision,
+      object: ref,
+      index: i + 1,
+      total: work.drop.length,
+    });
+    try {
+      await parts.writer.delete(ref, signal);
+    } catch (err) {
+      throw permanentOr(
+        err,
+        (reason) => new ApplyFailedError(release, revision, ref, 'delete', reason, { cause: err }),
+      );
+    }
+  }
+  if (options.wait) await waitForWork(parts, work, options, options.wait);
+}
+
+async function waitForWork(
+  parts: EngineParts,
+  work: Work,
+  options: RunOptions,
+  wait: ResolvedWait,
+): Promise<void> {
+  const { release, revision, emit, signal } = options;
+  const targets: WaitTarget[] = [];
+  if (wait.rollouts) {
+    // What this operation changed: an untouched Deployment has nothing new to roll out.
+    for (const o of work.apply)
+      if (o.ref.kind === 'Deployment') targets.push({ ref: o.ref, check: 'rollout' });
+  }
+  if (wait.pvcs) {
+    for (const o of options.desired)
+      if (o.ref.kind === 'PersistentVolumeClaim') targets.push({ ref: o.ref, check: 'claim' });
+  }
+  if (targets.length === 0) return;
+  emit('wait', `waiting for ${targets.length} object(s), up to ${wait.timeoutMs / 1000} s`, {
+    percent: 60,
+    revision,
+  });
+  const result = await waitForTargets(parts.live, targets, {
+    timeoutMs: wait.timeoutMs,
+    pollMs: parts.pollMs,
+    ...(signal ? { signal } : {}),
+    onProgress: (p) => emit('wait', p.message, { percent: Math.round(60 + 35 * p.fraction), revision }),
+  });
+  switch (result.state) {
+    case 'ready':
+      return;
+    case 'failed':
+      throw new RolloutFailedError(release, revision, result.ref, result.message);
+    case 'timeout':
+      throw new RolloutTimeoutError(release, revision, wait.timeoutMs, result.pending);
+    case 'aborted':
+      throw abortReason(result.reason);
+  }
+}
+
+/** Marks the revision deployed, older deployed ones superseded, then trims history. */
+export async function finishRevision(
+  parts: EngineParts,
+  release: string,
+  revision: number,
+  description: string,
+  emit: Emit,
+): Promise<RevisionInfo> {
+  emit('finish', `revision ${revision}: ${description}`, { percent: 95, revision });
+  // Deployed first, superseded after: a crash in between leaves two deployed revisions (the
+  // newest counts, and the next finish supersedes the other), never none.
+  const info = await parts.store.setStatus(release, revision, 'deployed', description);
+  for (const older of parts.store.history(release)) {
+    if (older.revision !== revision && older.status === 'deployed') {
+      await parts.store.setStatus(release, older.revision, 'superseded', older.description);
+    }
+  }
+  await parts.store.prune(release, parts.historyMax);
+  return info;
+}
+
+/** Transient errors and aborts go through unchanged (the job retries, continuing the revision). */
+function permanentOr(err: unknown, make: (reason: string) => Error): unknown {
+  if (err instanceof TransientError) return err;
+  if (err instanceof Error && err.name === 'AbortError') return err;
+  const reason = err instanceof Error ? err.message : String(err);
+  return make(reason);
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw abortReason(signal.reason);
+}
+
+function abortReason(reason: unknown): Error {
+  return reason instanceof Error ? reason : new CancelledError(`cancelled: ${String(reason ?? 'aborted')}`);
+}

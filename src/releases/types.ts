@@ -1,0 +1,75 @@
+/** Inputs and results of the release engine's operations. */
+import type { ObjectRef, ReleaseObject, ReleaseStatus } from '../storage/types.ts';
+import type { ProgressListener } from './events.ts';
+
+export interface WaitOptions {
+  /** Overall deadline of the wait (default: the engine's, 300 s). */
+  timeoutMs?: number;
+  /** Wait for Deployments to roll out (default true). */
+  rollouts?: boolean;
+  /** Wait for PersistentVolumeClaims to be Bound (default false: WaitForFirstConsumer classes bind late). */
+  pvcs?: boolean;
+}
+
+interface OperationOptions {
+  /** Who runs the operation: the job's idempotency key, stable across its retries. */
+  holder: string;
+  /** `false` skips waiting; default waits for rollouts with the engine's timeout. */
+  wait?: WaitOptions | false;
+  onProgress?: ProgressListener;
+  signal?: AbortSignal;
+}
+
+export interface UpgradeInput extends OperationOptions {
+  app: string;
+  release: string;
+  chart: { name: string; version: string };
+  values: Record<string, unknown>;
+  objects: ReleaseObject[];
+  /** On failure, restore the previous deployed revision (as a new revision), then report the failure. */
+  rollbackOnFailure?: boolean;
+  /** Description of a successful revision (default: Helm's "Install complete" / "Upgrade complete"). */
+  description?: string;
+}
+
+export interface RollbackInput extends OperationOptions {
+  release: string;
+  /** The revision whose content to restore (default: the deployed revision before the current one). */
+  revision?: number;
+}
+
+export interface UninstallInput {
+  release: string;
+  holder: string;
+  onProgress?: ProgressListener;
+  signal?: AbortSignal;
+}
+
+/**
+ * - `noop`: same content as the deployed revision and no drift: nothing written.
+ * - `repaired`: same content, but live objects had drifted (or an interrupted revision had
+ *   touched them): those objects were re-applied; no new revision.
+ * - `deployed`: a new revision (or a continued pending one) is now deployed.
+ */
+export type UpgradeOutcome = 'noop' | 'repaired' | 'deployed';
+
+export interface UpgradeResult {
+  release: string;
+  /** The deployed revision after the call. */
+  revision: number;
+  outcome: UpgradeOutcome;
+  /** False only for `noop`. */
+  changed: boolean;
+  status: ReleaseStatus;
+  applied: ObjectRef[];
+  deleted: ObjectRef[];
+  /** A pending revision found at the start: continued (same holder) or marked failed (another holder). */
+  recovered?: { revision: number; action: 'continued' | 'marked-failed' };
+}
+
+export interface UninstallResult {
+  release: string;
+  /** False when the release had no history (already uninstalled: a retried destroy job). */
+  existed: boolean;
+  deleted: ObjectRef[];
+}

@@ -1,0 +1,241 @@
+/**
+ * SecretReleaseStore: the ReleaseStore kept in Secrets of the fleet's system namespace, read
+ * through informer caches (index Secrets and app records, label-selected) and an LRU of immutable
+ * chunks. Format and rules: docs/storage-format.md.
+ */
+import { CoreV1Api, KubeConfig, type V1Secret } from '@kubernetes/client-node';
+import { InvalidInputError, NotFoundError } from '../core/errors.ts';
+import type { KubeClients } from '../kube/client.ts';
+import { InformerCache } from '../kube/informer-cache.ts';
+import type { RetryOptions } from '../kube/retry.ts';
+import { ensureAppSecret, toAppRecord } from './app-records.ts';
+import { ChunkCache } from './chunk-cache.ts';
+import { ChunkReader, EntryProblem } from './chunk-reader.ts';
+import { allIndexes, revisionsOf, type StorageContext, type StoreHooks } from './context.ts';
+import { decodeContent } from './entries.ts';
+import { IndexView } from './index-view.ts';
+import {
+  DEFAULT_CHUNK_BYTES,
+  DEFAULT_MAX_RELEASE_BYTES,
+  MAX_CHUNK_BYTES,
+  MIN_CHUNK_BYTES,
+} from './limits.ts';
+import {
+  ANNOTATION_DESCRIPTION,
+  ANNOTATION_MODIFIED_AT,
+  appRecordName,
+  clampDescription,
+  DEFAULT_NAMESPACE,
+  indexName,
+  isReleaseStatus,
+  LABEL_APP,
+  LABEL_STATUS,
+  selectorFor,
+} from './names.ts';
+import { deleteRelease, prune, sweepOrphans } from './pruner.ts';
+import { createRevision } from './revision-writer.ts';
+import { SecretApi } from './secret-api.ts';
+import {
+  type AppRecord,
+  type CreateRevisionInput,
+  type ReleaseContent,
+  type ReleaseStatus,
+  type ReleaseStore,
+  type RevisionInfo,
+  UnreadableRevisionError,
+} from './types.ts';
+
+export interface SecretReleaseStoreOptions {
+  /** A KubeConfig, or clients built from one (only `kc` and `core` are used). */
+  kube: KubeConfig | Pick<KubeClients, 'kc' | 'core'>;
+  /** The system namespace (LONGSHORE_NAMESPACE). Default `longshore-system`; created when missing. */
+  namespace?: string;
+  /** Cap on a revision's compressed size, reused entries included. Default 32 MiB. */
+  maxReleaseBytes?: number;
+  /** Budget of one Secret's data, keys included. Default 900 KiB (16 KiB … 960 KiB). */
+  chunkBytes?: number;
+  /** Memory for cached chunk contents. Default 64 MiB. */
+  chunkCacheBytes?: number;
+  /** Revisions `prune` keeps by default (0: unlimited). Default 10. */
+  historyMax?: number;
+  /** Chunks younger than this are never swept as orphans. Default 10 minutes. */
+  orphanGraceMs?: number;
+  /** In-call retries of transient API errors. Default withKubeRetry's (5 attempts from 100 ms). */
+  retry?: RetryOptions;
+  /** Told about informer (re)start failures, for logs. */
+  onInformerError?(err: unknown): void;
+  /** Test seam: called after every write step. */
+  hooks?: StoreHooks;
+  now?: () => Date;
+}
+
+export const STORE_DEFAULTS = {
+  namespace: DEFAULT_NAMESPACE,
+  maxReleaseBytes: DEFAULT_MAX_RELEASE_BYTES,
+  chunkBytes: DEFAULT_CHUNK_BYTES,
+  chunkCacheBytes: 64 * 1024 * 1024,
+  historyMax: 10,
+  orphanGraceMs: 10 * 60_000,
+} as const;
+
+export class SecretReleaseStore implements ReleaseStore {
+  private readonly ctx: StorageContext;
+
+  constructor(options: SecretReleaseStoreOptions) {
+    const kc = options.kube instanceof KubeConfig ? options.kube : options.kube.kc;
+    const core = options.kube instanceof KubeConfig ? kc.makeApiClient(CoreV1Api) : options.kube.core;
+    const namespace = options.namespace ?? STORE_DEFAULTS.namespace;
+    const chunkBytes = options.chunkBytes ?? STORE_DEFAULTS.chunkBytes;
+    if (chunkBytes < MIN_CHUNK_BYTES || chunkBytes > MAX_CHUNK_BYTES) {
+      throw new RangeError(
+        `chunkBytes must be from ${MIN_CHUNK_BYTES} to ${MAX_CHUNK_BYTES} (got ${chunkBytes})`,
+      );
+    }
+    const api = new SecretApi(core, namespace, options.retry);
+    const informer = (kind: 'index' | 'app') =>
+      new InformerCache<V1Secret>({
+        kc,
+        path: `/api/v1/namespaces/${namespace}/secrets`,
+        labelSelector: selectorFor(kind),
+        list: () => core.listNamespacedSecret({ namespace, labelSelector: selectorFor(kind) }),
+        ...(options.onInformerError ? { onError: options.onInformerError } : {}),
+      });
+    this.ctx = {
+      api,
+      namespace,
+      indexes: informer('index'),
+      apps: informer('app'),
+      view: new IndexView(),
+      reader: new ChunkReader(api, new ChunkCache(options.chunkCacheBytes ?? STORE_DEFAULTS.chunkCacheBytes)),
+      limits: {
+        chunkBytes,
+        maxReleaseBytes: options.maxReleaseBytes ?? STORE_DEFAULTS.maxReleaseBytes,
+        historyMax: options.historyMax ?? STORE_DEFAULTS.historyMax,
+        orphanGraceMs: options.orphanGraceMs ?? STORE_DEFAULTS.orphanGraceMs,
+      },
+      hooks: options.hooks ?? {},
+      now: options.now ?? (() => new Date()),
+    };
+  }
+
+  get namespace(): string {
+    return this.ctx.namespace;
+  }
+
+  /** Bytes of chunk content held in memory. */
+  get cachedChunkBytes(): number {
+    return this.ctx.reader.cache.bytes;
+  }
+
+  async start(): Promise<void> {
+    await Promise.all([this.ctx.indexes.start(), this.ctx.apps.start()]);
+    await Promise.all([this.ctx.indexes.synced(), this.ctx.apps.synced()]);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.ctx.indexes.stop(), this.ctx.apps.stop()]);
+  }
+
+  async ensureApp(app: string, settings: Record<string, unknown> = {}): Promise<AppRecord> {
+    return toAppRecord(await ensureAppSecret(this.ctx, app, settings));
+  }
+
+  getApp(app: string): AppRecord | undefined {
+    const secret = this.ctx.apps.get(this.ctx.namespace, appRecordName(app));
+    return secret ? toAppRecord(secret) : undefined;
+  }
+
+  async deleteApp(app: string): Promise<void> {
+    const name = appRecordName(app);
+    await this.ctx.api.delete(name, undefined, 'Background');
+    this.ctx.apps.deleted(this.ctx.namespace, name);
+    // The garbage collector deletes the app's indexes and chunks; hide the indexes now, so this
+    // process does not list a history that is being removed.
+    for (const index of this.ctx.indexes.list(this.ctx.namespace)) {
+      if (index.metadata?.labels?.[LABEL_APP] === app)
+        this.ctx.indexes.deleted(this.ctx.namespace, index.metadata.name ?? '');
+    }
+  }
+
+  history(release: string): RevisionInfo[] {
+    return revisionsOf(this.ctx, release).map((r) => r.info);
+  }
+
+  last(release: string): RevisionInfo | undefined {
+    return this.history(release).at(-1);
+  }
+
+  deployed(release: string): RevisionInfo | undefined {
+    return this.history(release)
+      .filter((r) => r.status === 'deployed')
+      .at(-1);
+  }
+
+  releases(app?: string): string[] {
+    const names = new Set<string>();
+    for (const index of allIndexes(this.ctx)) {
+      if (app === undefined || index.info.app === app) names.add(index.info.release);
+    }
+    return [...names].sort();
+  }
+
+  async read(release: string, revision: number): Promise<ReleaseContent> {
+    const index = revisionsOf(this.ctx, release).find((r) => r.info.revision === revision);
+    if (!index) throw new NotFoundError(`release ${release} has no revision ${revision}`);
+    const unreadable = (why: string) =>
+      new UnreadableRevisionError(`release ${release} revision ${revision} is unreadable: ${why}`);
+    if (!index.entries) throw unreadable(index.info.unreadable ?? 'its manifest cannot be decoded');
+    try {
+      const bytes = await this.ctx.reader.read(index.entries);
+      return decodeContent(index.entries.map((e, i) => ({ type: e.type, bytes: bytes[i]! })));
+    } catch (err) {
+      if (err instanceof EntryProblem) throw unreadable(err.message);
+      if (err instanceof SyntaxError || err instanceof TypeError) throw unreadable(err.message);
+      throw err;
+    }
+  }
+
+  async create(input: CreateRevisionInput): Promise<RevisionInfo> {
+    const appRecord = await ensureAppSecret(this.ctx, input.app, {});
+    return createRevision(this.ctx, input, appRecord);
+  }
+
+  async setStatus(
+    release: string,
+    revision: number,
+    status: ReleaseStatus,
+    description?: string,
+  ): Promise<RevisionInfo> {
+    if (!isReleaseStatus(status)) {
+      throw new InvalidInputError(
+        [{ path: 'status', message: `unknown status ${String(status)}` }],
+        'status',
+      );
+    }
+    const name = indexName(release, revision);
+    const patched = await this.ctx.api.patchMerge(name, {
+      metadata: {
+        labels: { [LABEL_STATUS]: status },
+        annotations: {
+          [ANNOTATION_MODIFIED_AT]: this.ctx.now().toISOString(),
+          ...(description !== undefined ? { [ANNOTATION_DESCRIPTION]: clampDescription(description) } : {}),
+        },
+      },
+    });
+    if (!patched) throw new NotFoundError(`release ${release} has no revision ${revision}`);
+    this.ctx.indexes.wrote(patched);
+    return this.ctx.view.view(patched)!.info;
+  }
+
+  prune(release: string, keep?: number): Promise<{ revisions: number; chunks: number }> {
+    return prune(this.ctx, release, keep ?? this.ctx.limits.historyMax);
+  }
+
+  async deleteRelease(release: string): Promise<void> {
+    await deleteRelease(this.ctx, release);
+  }
+
+  sweepOrphans(options: { minAgeMs?: number } = {}): Promise<number> {
+    return sweepOrphans(this.ctx, options.minAgeMs ?? this.ctx.limits.orphanGraceMs);
+  }
+}
