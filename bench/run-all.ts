@@ -4,10 +4,12 @@
  */
 import { benchFleetThroughput } from './fleet-throughput.ts';
 import { benchKubeSim } from './kube-sim.ts';
+import { benchReleaseEngine } from './release-engine.ts';
 
 const BENCHES: Record<string, (argv: string[]) => Promise<void>> = {
   fleet: benchFleetThroughput,
   'kube-sim': benchKubeSim,
+  releases: benchReleaseEngine,
 };
 
 const [name, ...rest] = process.argv.slice(2);
