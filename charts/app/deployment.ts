@@ -1,0 +1,46 @@
+/** One Deployment per process type. */
+import { processLabels, processSelector } from '../labels.ts';
+import { objectMeta } from '../metadata.ts';
+import { DNS_LABEL_MAX, fitName } from '../names.ts';
+import type { RenderedObject } from '../types.ts';
+import { type AppContext, WEB_PROCESS } from './context.ts';
+import { containerBase, mountsField, podAnnotations, podSpec } from './pod.ts';
+import { containerPorts } from './ports.ts';
+import { containerProbes } from './probes.ts';
+import { containerResources } from './resources.ts';
+import { splitShellWords } from './shell-words.ts';
+import type { ProcessValues } from './values.ts';
+
+/** Old ReplicaSets kept for `kubectl rollout undo` (as Dokku's chart). */
+export const REVISION_HISTORY_LIMIT = 5;
+
+export function deploymentName(app: string, process: string): string {
+  return fitName(`${app}-${process}`, DNS_LABEL_MAX);
+}
+
+export function deployment(ctx: AppContext, process: string, spec: ProcessValues): RenderedObject {
+  const { values } = ctx;
+  const labels = processLabels(values.app, process, values.labels);
+  const container: Record<string, unknown> = {
+    ...containerBase(process, values, spec.command === undefined ? undefined : splitShellWords(spec.command)),
+    env: [{ name: 'PORT', value: String(ctx.port) }],
+  };
+  if (process === WEB_PROCESS && ctx.portMaps.length > 0) container.ports = containerPorts(ctx.portMaps);
+  container.resources = containerResources(spec.resources);
+  Object.assign(container, containerProbes(spec.healthchecks, ctx.port), mountsField(values));
+
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: objectMeta(deploymentName(values.app, process), values.namespace, labels, values.annotations),
+    spec: {
+      replicas: spec.replicas,
+      revisionHistoryLimit: REVISION_HISTORY_LIMIT,
+      selector: { matchLabels: processSelector(values.app, process) },
+      template: {
+        metadata: { labels, annotations: podAnnotations(values) },
+        spec: podSpec(values, [container]),
+      },
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The app chart: everything that runs an app (ServiceAccount, a Deployment per process, the web
+ * Service, an Ingress per domain, CronJobs). Its config and registry credentials are separate
+ * releases (charts/config, charts/pull-secret) that its pods reference by name.
+ */
+import { defineChart } from '../define.ts';
+import { renderApp } from './render.ts';
+import { type AppChartValues, appValues } from './values.ts';
+
+export { CRON_COMMAND_ANNOTATION, CRON_ID_LABEL, cronIdLabel, cronJobName } from './cronjob.ts';
+export { deploymentName } from './deployment.ts';
+export { ingressNames } from './ingress.ts';
+export { CONFIG_DIGEST_ANNOTATION } from './pod.ts';
+export { type PortMap, parsePortMap, primaryPortMap } from './ports.ts';
+export { webServiceName } from './service.ts';
+export { ShellWordsError, splitShellWords } from './shell-words.ts';
+export {
+  type AppChartValues,
+  appValues,
+  type CronTaskValues,
+  type MountValues,
+  type ProcessValues,
+} from './values.ts';
+
+export const appChart = defineChart<AppChartValues>({
+  name: 'app',
+  version: '1.0.0',
+  values: appValues,
+  build: renderApp,
+});

@@ -1,0 +1,223 @@
+/**
+ * Values of the app chart. Everything the API server would refuse is refused here (name shapes,
+ * ports, quantities, duplicate mount paths, two maps on one Service port…), so a bad app fails
+ * before its config release is written, with every problem listed at once.
+ */
+import { z } from 'zod';
+import {
+  appName,
+  DNS1035_LABEL,
+  DNS1123_LABEL,
+  DNS1123_SUBDOMAIN,
+  namespaceName,
+  objectName,
+  PROCESS_TYPE_MAX,
+  userAnnotations,
+  userLabels,
+} from '../schemas.ts';
+import { PORT_SCHEMES, parsePortMap, portMapConflict, sortedPortMaps } from './ports.ts';
+import { QUANTITY } from './quantity.ts';
+import { requestAboveLimit } from './resources.ts';
+import { scheduleProblem } from './schedule.ts';
+import { ShellWordsError, splitShellWords } from './shell-words.ts';
+
+const port = z
+  .int('must be a whole number')
+  .min(1, 'must be from 1 to 65535')
+  .max(65_535, 'must be from 1 to 65535');
+const seconds = (min: number) =>
+  z.int('must be a whole number').min(min, `must be ${min} or more`).max(86_400, 'must be at most 86400');
+const quantity = z.string().regex(QUANTITY, 'must be a Kubernetes quantity such as 250m, 1.5, 512Mi or 1Gi');
+
+/** A command line as a Procfile writes it: must split into at least one word. */
+const shellCommand = z.string().superRefine((command, ctx) => {
+  try {
+    if (splitShellWords(command).length === 0) ctx.addIssue({ code: 'custom', message: 'is empty' });
+  } catch (err) {
+    if (!(err instanceof ShellWordsError)) throw err;
+    ctx.addIssue({ code: 'custom', message: err.message });
+  }
+});
+
+const probeValues = z
+  .strictObject({
+    type: z.enum(['http', 'tcp', 'exec']),
+    path: z
+      .string()
+      .startsWith('/', 'must start with "/"')
+      .max(2048, 'must be at most 2048 characters')
+      .optional(),
+    port: port.optional(),
+    command: z.array(z.string()).min(1, 'must have at least one word').optional(),
+    initialDelaySeconds: seconds(0).optional(),
+    periodSeconds: seconds(1).optional(),
+    timeoutSeconds: seconds(1).optional(),
+    failureThreshold: z.int('must be a whole number').min(1, 'must be 1 or more').max(1000).optional(),
+  })
+  .superRefine((p, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (p.type === 'exec' && !p.command) issue('command', 'is required for an exec probe');
+    if (p.type !== 'exec' && p.command) issue('command', `is only for exec probes, not ${p.type}`);
+    if (p.type === 'exec' && p.port !== undefined) issue('port', 'is not used by an exec probe');
+    if (p.type !== 'http' && p.path !== undefined) issue('path', `is only for http probes, not ${p.type}`);
+  });
+
+const healthchecks = z.strictObject({
+  startup: probeValues.optional(),
+  readiness: probeValues.optional(),
+  liveness: probeValues.optional(),
+});
+
+const resources = z
+  .strictObject({
+    cpu: quantity.optional(),
+    memory: quantity.optional(),
+    cpuLimit: quantity.optional(),
+    memoryLimit: quantity.optional(),
+  })
+  .superRefine((r, ctx) => {
+    if (requestAboveLimit(r.cpu, r.cpuLimit)) {
+      ctx.addIssue({ code: 'custom', path: ['cpu'], message: `${r.cpu} is above cpuLimit ${r.cpuLimit}` });
+    }
+    if (requestAboveLimit(r.memory, r.memoryLimit)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['memory'],
+        message: `${r.memory} is above memoryLimit ${r.memoryLimit}`,
+      });
+    }
+  });
+
+const processValues = z.strictObject({
+  /** Procfile command; absent runs the image's default command. */
+  command: shellCommand.optional(),
+  replicas: z.int('must be a whole number').min(0, 'must be 0 or more').max(2_147_483_647),
+  resources: resources.optional(),
+  healthchecks: healthchecks.optional(),
+});
+
+const processes = z.record(z.string(), processValues).superRefine((record, ctx) => {
+  for (const type of Object.keys(record)) {
+    if (type.length > PROCESS_TYPE_MAX || !DNS1035_LABEL.test(type)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [type],
+        message: `is not a process type (lowercase letters, digits and "-", starting with a letter, at most ${PROCESS_TYPE_MAX} characters)`,
+      });
+    }
+  }
+});
+
+const portMap = z
+  .string()
+  .refine(
+    (text) => parsePortMap(text) !== undefined,
+    `must be scheme:host-port:container-port with scheme one of ${PORT_SCHEMES.join(', ')} and ports from 1 to 65535 (e.g. http:80:5000)`,
+  );
+
+const domain = z
+  .string()
+  .max(253, 'must be at most 253 characters')
+  .refine((d) => {
+    const body = d.startsWith('*.') ? d.slice(2) : d;
+    return DNS1123_SUBDOMAIN.test(body) && body.split('.').every((label) => label.length <= 63);
+  }, 'must be a lowercase hostname such as app.example.com or *.example.com, each part at most 63 characters')
+  .refine((d) => !/^[0-9.]+$/.test(d), 'must be a hostname, not an IP address');
+
+const tls = z.strictObject({
+  issuer: objectName,
+  issuerKind: z.enum(['Issuer', 'ClusterIssuer']),
+});
+
+const cronTask = z.strictObject({
+  /** Stable identity of the task, kept across deploys; only its hash reaches a label. */
+  id: z.string().min(1, 'is required'),
+  /** Name suffix, reused across deploys so the CronJob keeps its name. */
+  suffix: z.string().regex(/^[a-z0-9]{4,10}$/, 'must be 4 to 10 lowercase letters or digits'),
+  command: shellCommand,
+  schedule: z.string().superRefine((schedule, ctx) => {
+    const problem = scheduleProblem(schedule);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  concurrencyPolicy: z.enum(['Allow', 'Forbid', 'Replace']),
+  suspend: z.boolean(),
+});
+
+const mount = z.strictObject({
+  /** Storage entry: the volume's name. */
+  entry: z
+    .string()
+    .max(63, 'must be at most 63 characters')
+    .regex(DNS1123_LABEL, 'must be a DNS-1123 label (lowercase letters, digits and "-")'),
+  claimName: objectName,
+  mountPath: z.string().startsWith('/', 'must be an absolute path').max(4096),
+  subPath: z
+    .string()
+    .min(1, 'must not be empty (leave it out to mount the whole volume)')
+    .refine((p) => !p.startsWith('/'), 'must be a relative path')
+    .refine((p) => !p.split('/').includes('..'), 'must not contain ".."')
+    .optional(),
+  readOnly: z.boolean(),
+});
+
+export const appValues = z
+  .strictObject({
+    app: appName,
+    namespace: namespaceName,
+    image: z
+      .string()
+      .min(1, 'is required (an image reference)')
+      .regex(/^\S+$/, 'must not contain whitespace'),
+    /** Digest of the app's config; a change rolls every pod. */
+    configDigest: z.string(),
+    /** Secret names, kept in this order (duplicates dropped) on every pod. */
+    imagePullSecrets: z.array(objectName),
+    processes,
+    ports: z.array(portMap),
+    domains: z.array(domain),
+    tls: tls.nullable(),
+    ingressClass: z.enum(['nginx', 'traefik']),
+    cron: z.array(cronTask),
+    mounts: z.array(mount),
+    labels: userLabels,
+    annotations: userAnnotations,
+  })
+  .superRefine((values, ctx) => {
+    const issue = (path: (string | number)[], message: string) =>
+      ctx.addIssue({ code: 'custom', path, message });
+
+    // Repeated maps are one map (a set), not a conflict.
+    const conflict = portMapConflict(sortedPortMaps(values.ports));
+    if (conflict) issue(['ports'], conflict);
+
+    const suffixes = new Map<string, number>();
+    const ids = new Map<string, number>();
+    values.cron.forEach((task, i) => {
+      const sameSuffix = suffixes.get(task.suffix);
+      if (sameSuffix !== undefined) {
+        issue(['cron', i, 'suffix'], `"${task.suffix}" is already the suffix of cron task ${sameSuffix}`);
+      } else suffixes.set(task.suffix, i);
+      const sameId = ids.get(task.id);
+      if (sameId !== undefined)
+        issue(['cron', i, 'id'], `"${task.id}" is already the id of cron task ${sameId}`);
+      else ids.set(task.id, i);
+    });
+
+    const paths = new Map<string, number>();
+    const claims = new Map<string, string>();
+    values.mounts.forEach((m, i) => {
+      const samePath = paths.get(m.mountPath);
+      if (samePath !== undefined)
+        issue(['mounts', i, 'mountPath'], `${m.mountPath} is already mount ${samePath}'s path`);
+      else paths.set(m.mountPath, i);
+      const claim = claims.get(m.entry);
+      if (claim !== undefined && claim !== m.claimName) {
+        issue(['mounts', i, 'claimName'], `entry ${m.entry} is already mounted from claim ${claim}`);
+      } else claims.set(m.entry, m.claimName);
+    });
+  });
+
+export type AppChartValues = z.infer<typeof appValues>;
+export type ProcessValues = AppChartValues['processes'][string];
+export type CronTaskValues = AppChartValues['cron'][number];
+export type MountValues = AppChartValues['mounts'][number];

@@ -1,0 +1,52 @@
+/**
+ * Charts: pure functions from validated values to Kubernetes objects. They import nothing from
+ * src/ (only zod and node:crypto), read no cluster and no clock.
+ */
+export {
+  type AppChartValues,
+  appChart,
+  appValues,
+  CONFIG_DIGEST_ANNOTATION,
+  CRON_COMMAND_ANNOTATION,
+  CRON_ID_LABEL,
+  type CronTaskValues,
+  cronIdLabel,
+  cronJobName,
+  deploymentName,
+  ingressNames,
+  type MountValues,
+  type PortMap,
+  type ProcessValues,
+  parsePortMap,
+  primaryPortMap,
+  ShellWordsError,
+  splitShellWords,
+  webServiceName,
+} from './app/index.ts';
+export {
+  type ConfigChartValues,
+  configChart,
+  configSecretName,
+  configValues,
+  SECRET_MAX_BYTES,
+} from './config/index.ts';
+export { defineChart } from './define.ts';
+export { ChartValuesError, type ChartValuesIssue } from './errors.ts';
+export {
+  appLabels,
+  LABEL_INSTANCE,
+  LABEL_MANAGED_BY,
+  LABEL_NAME,
+  LABEL_PART_OF,
+  MANAGED_BY,
+  processLabels,
+  processSelector,
+} from './labels.ts';
+export { CRONJOB_NAME_MAX, DNS_LABEL_MAX, domainSlug, fitName, LABEL_VALUE_MAX } from './names.ts';
+export {
+  type PullSecretChartValues,
+  pullSecretChart,
+  pullSecretName,
+  pullSecretValues,
+} from './pull-secret/index.ts';
+export type { Chart, RenderedObject } from './types.ts';
