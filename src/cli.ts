@@ -5,7 +5,6 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { runSim } from '../infra/kube-sim/main.ts';
-import { runDev } from './dev/dev.ts';
 import { registerApps } from './producers/cli/commands/apps.ts';
 import { registerConfig } from './producers/cli/commands/config.ts';
 import { registerDeploy } from './producers/cli/commands/deploy.ts';
@@ -18,6 +17,7 @@ import { registerRun } from './producers/cli/commands/run.ts';
 import { registerStorage } from './producers/cli/commands/storage.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
 import { action } from './producers/cli/runtime.ts';
+import { runSchedulerProcess } from './producers/scheduler/main.ts';
 import { runWorkerProcess } from './workers/main.ts';
 
 /** The package version, from src/ (checkout) or dist/src/ (compiled). */
@@ -78,6 +78,20 @@ export function buildProgram(): Command {
     );
 
   program
+    .command('scheduler')
+    .description(
+      'Run the sync scheduler until SIGTERM/SIGINT: a sync job every LONGSHORE_SYNC_INTERVAL_MS (default 5 min), ' +
+        'one per interval however many schedulers run',
+    )
+    .action(
+      action(async () => {
+        await runSchedulerProcess();
+        await new Promise(() => undefined);
+        return EXIT.ok;
+      }),
+    );
+
+  program
     .command('sim')
     .description('Run the Kubernetes API simulator (kube-sim) until SIGTERM/SIGINT; prints its URL')
     .option('--port <port>', 'port to listen on (default: a free one)')
@@ -103,11 +117,13 @@ export function buildProgram(): Command {
   program
     .command('dev')
     .description(
-      'Run the fleet locally on embedded defaults (private Redis under .longshore/); what `npm start` runs',
+      'Run the fleet locally on embedded defaults (private Redis, simulated cluster, a worker and the sync scheduler; state under .longshore/); what `npm start` runs',
     )
     .option('--state-dir <dir>', 'where local state is kept', '.longshore')
     .action(
       action(async (options: { stateDir: string }) => {
+        // Loaded on use: the dev stack pulls in kube-sim, which every other command can do without.
+        const { runDev } = await import('./dev/dev.ts');
         await runDev({ stateDir: options.stateDir });
         await new Promise(() => undefined);
         return EXIT.ok;

@@ -50,6 +50,10 @@ const schema = z.object({
   LONGSHORE_JOB_ATTEMPTS: integer(1, 100, 5),
   LONGSHORE_BACKOFF_MS: integer(10, 600_000, 2_000),
   LONGSHORE_RESERVATION_GRACE_MS: integer(1_000, 3_600_000, 30_000),
+  // 0 turns the scheduler off; anything shorter than 100 ms would only hammer Redis.
+  LONGSHORE_SYNC_INTERVAL_MS: integer(0, 86_400_000, 300_000).refine((ms) => ms === 0 || ms >= 100, {
+    message: 'expected 0 (off) or a whole number from 100 to 86400000',
+  }),
 });
 
 export interface FleetConfig {
@@ -73,6 +77,11 @@ export interface FleetConfig {
   backoffMs: number;
   /** How long an ordering slot reserved by a producer that never added its job blocks its app. */
   reservationGraceMs: number;
+  /**
+   * How often the fleet enqueues a scheduled `sync` (one per interval however many schedulers
+   * run, see src/producers/scheduler/); 0 turns scheduling off.
+   */
+  syncIntervalMs: number;
 }
 
 export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
@@ -103,6 +112,7 @@ export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConf
     jobAttempts: e.LONGSHORE_JOB_ATTEMPTS,
     backoffMs: e.LONGSHORE_BACKOFF_MS,
     reservationGraceMs: e.LONGSHORE_RESERVATION_GRACE_MS,
+    syncIntervalMs: e.LONGSHORE_SYNC_INTERVAL_MS,
   };
 }
 

@@ -2,15 +2,18 @@
  * `longshore dev` (what `npm start` runs): the whole fleet on one machine with embedded defaults.
  * Starts a private redis-server under .longshore/ when REDIS_URL is unset, the Kubernetes API
  * simulator when KUBECONFIG is unset (state kept in .longshore/cluster.json), makes up a sealing
- * passphrase when LONGSHORE_SECRET is unset (kept in .longshore/secret), runs a worker, and
- * prints how to point the CLI and kubectl at it. State under .longshore/ survives restarts.
+ * passphrase when LONGSHORE_SECRET is unset (kept in .longshore/secret), runs a worker and the sync
+ * scheduler, and prints how to deploy the sample app (examples/hello) and look at it.
+ * State under .longshore/ survives restarts.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { type Sim, startSim } from '../../infra/kube-sim/sim.ts';
 import { loadFleetConfig } from '../core/env.ts';
 import { createLogger } from '../core/logger.ts';
+import { SyncScheduler } from '../producers/scheduler/sync-scheduler.ts';
 import { FleetWorker } from '../workers/fleet-worker.ts';
 import { defaultHandlers } from '../workers/handlers/index.ts';
 import { freePort, type PrivateRedis, startPrivateRedis } from './private-redis.ts';
@@ -49,6 +52,8 @@ export async function runDev(options: { stateDir?: string } = {}): Promise<void>
   const config = loadFleetConfig(env);
   const logger = createLogger(config.logLevel, { component: 'dev' });
   const worker = await FleetWorker.start({ config, logger, registry: defaultHandlers() });
+  const scheduler = SyncScheduler.fromConfig(config, logger);
+  scheduler.start();
   const saver = sim ? setInterval(() => sim?.snapshot(snapshotPath), SNAPSHOT_EVERY_MS) : undefined;
 
   const envFile = join(stateDir, 'env.sh');
@@ -57,25 +62,27 @@ export async function runDev(options: { stateDir?: string } = {}): Promise<void>
     `export REDIS_URL=${config.redisUrl}\nexport LONGSHORE_SECRET=${env.LONGSHORE_SECRET}\nexport KUBECONFIG=${env.KUBECONFIG ?? ''}\n`,
     { mode: 0o600 },
   );
+  const sample = sampleAppDir();
   const lines = [
     '',
     'longshore dev is running',
-    `  redis:   ${config.redisUrl}${redis ? ` (private, data in ${redis.dir})` : ' (from REDIS_URL)'}`,
+    `  redis:     ${config.redisUrl}${redis ? ` (private, data in ${shown(redis.dir)})` : ' (from REDIS_URL)'}`,
     sim
-      ? `  cluster: simulated (kube-sim) at ${sim.url}, state in ${snapshotPath}: no KUBECONFIG was set`
-      : `  cluster: from KUBECONFIG ${env.KUBECONFIG}`,
-    `  worker:  ${worker.name}, handlers: ${defaultHandlers().types().join(', ')}; health and metrics on port ${worker.healthPort}`,
+      ? `  cluster:   no KUBECONFIG set: using the simulated cluster, state in ${shown(snapshotPath)} (kube-sim at ${sim.url})`
+      : `  cluster:   KUBECONFIG is set: using the cluster of ${env.KUBECONFIG}`,
+    `  worker:    ${worker.name}, handlers: ${defaultHandlers().types().join(', ')}; health and metrics on port ${worker.healthPort}`,
+    scheduler.enabled
+      ? `  scheduler: a sync job every ${formatInterval(scheduler.intervalMs)} (LONGSHORE_SYNC_INTERVAL_MS), one per interval across the fleet`
+      : '  scheduler: off (LONGSHORE_SYNC_INTERVAL_MS=0)',
     '',
-    'In another terminal:',
-    `  . ${envFile}`,
-    '  npx longshore sync --wait          # a job through the fleet, end to end',
-    '  npx longshore jobs:list            # what ran',
-    '  npx longshore apps:list',
-    ...(sim
-      ? ['  kubectl get ns                     # the simulated cluster (or: npx longshore sim --help)']
-      : []),
+    `Deploy the sample app (${shown(sample)}) and look at it, from another terminal in this directory:`,
+    `  . ${shown(envFile)}`,
+    `  npx longshore deploy hello --image nginx:1.27 --procfile ${shown(join(sample, 'Procfile'))} --app-json ${shown(join(sample, 'app.json'))} --wait`,
+    '  npx longshore apps:status hello',
+    '  npm run kubectl -- get deploy,rs,pods,svc,ingress,cronjob -n default',
     '',
-    'Deploy handlers are being built: a deploy job fails saying so. Stop with Ctrl-C.',
+    `${shown(envFile)} exports REDIS_URL, LONGSHORE_SECRET and KUBECONFIG, so the CLI and kubectl use this stack.`,
+    'More: npx longshore --help, npx longshore jobs:list. Stop with Ctrl-C; state is kept for the next start.',
     '',
   ];
   process.stdout.write(lines.join('\n'));
@@ -85,6 +92,7 @@ export async function runDev(options: { stateDir?: string } = {}): Promise<void>
     if (stopping) process.exit(1);
     stopping = true;
     if (saver) clearInterval(saver);
+    await scheduler.stop();
     await worker.shutdown();
     if (sim) {
       sim.snapshot(snapshotPath);
@@ -104,4 +112,26 @@ async function isFree(port: number): Promise<boolean> {
     server.once('error', () => resolvePort(false));
     server.listen(port, '127.0.0.1', () => server.close(() => resolvePort(true)));
   });
+}
+
+/** A path as the user should type it: relative to the working directory when inside it. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  if (rel === '') return '.';
+  return rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
+
+/** examples/hello of the checkout (src/dev/ → ../../; compiled dist/src/dev/ → ../../../). */
+function sampleAppDir(): string {
+  for (const up of ['../../examples/hello', '../../../examples/hello']) {
+    const dir = fileURLToPath(new URL(up, import.meta.url));
+    if (existsSync(join(dir, 'Procfile'))) return dir;
+  }
+  return resolve('examples/hello');
+}
+
+function formatInterval(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  if (ms % 1_000 === 0) return `${ms / 1_000} s`;
+  return `${ms} ms`;
 }
