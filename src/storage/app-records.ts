@@ -6,6 +6,7 @@
  */
 import type { V1Secret } from '@kubernetes/client-node';
 import { InvalidInputError, TransientError } from '../core/errors.ts';
+import { canonicalJson } from './canonical-json.ts';
 import type { StorageContext } from './context.ts';
 import { ANNOTATION_CREATED_AT, appRecordName, LABEL_APP, nameProblem, SETTINGS_KEY } from './names.ts';
 import { buildAppRecord } from './secret-builders.ts';
@@ -59,4 +60,26 @@ export async function ensureAppSecret(
     }
   }
   throw new TransientError(`the record of app ${app} keeps disappearing while it is created`);
+}
+
+/**
+ * Replaces the app's settings (creating the record when missing). Writes nothing when they are
+ * already equal (canonical JSON), so an unchanged redeploy stays write-free. One writer per app at
+ * a time (the per-app job order), so a merge patch of the one data key needs no resourceVersion.
+ */
+export async function writeAppSettings(
+  ctx: StorageContext,
+  app: string,
+  settings: Record<string, unknown>,
+): Promise<V1Secret> {
+  const secret = await ensureAppSecret(ctx, app, settings);
+  const wanted = canonicalJson(settings);
+  if (canonicalJson(toAppRecord(secret).settings) === wanted) return secret;
+  const patched = await ctx.api.patchMerge(appRecordName(app), {
+    data: { [SETTINGS_KEY]: Buffer.from(wanted).toString('base64') },
+  });
+  if (!patched)
+    throw new TransientError(`the record of app ${app} was deleted while its settings were written`);
+  ctx.apps.wrote(patched);
+  return patched;
 }

@@ -8,7 +8,7 @@ import { InvalidInputError, NotFoundError } from '../core/errors.ts';
 import type { KubeClients } from '../kube/client.ts';
 import { InformerCache } from '../kube/informer-cache.ts';
 import type { RetryOptions } from '../kube/retry.ts';
-import { ensureAppSecret, toAppRecord } from './app-records.ts';
+import { ensureAppSecret, toAppRecord, writeAppSettings } from './app-records.ts';
 import { ChunkCache } from './chunk-cache.ts';
 import { ChunkReader, EntryProblem } from './chunk-reader.ts';
 import { allIndexes, revisionsOf, type StorageContext, type StoreHooks } from './context.ts';
@@ -138,6 +138,10 @@ export class SecretReleaseStore implements ReleaseStore {
 
   async ensureApp(app: string, settings: Record<string, unknown> = {}): Promise<AppRecord> {
     return toAppRecord(await ensureAppSecret(this.ctx, app, settings));
+  }
+
+  async setAppSettings(app: string, settings: Record<string, unknown>): Promise<AppRecord> {
+    return toAppRecord(await writeAppSettings(this.ctx, app, settings));
   }
 
   getApp(app: string): AppRecord | undefined {

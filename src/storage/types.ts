@@ -91,6 +91,8 @@ export interface ReleaseStore {
 
   /** The app's record, created (with these settings) when missing. */
   ensureApp(app: string, settings?: Record<string, unknown>): Promise<AppRecord>;
+  /** Replaces the app's settings (creates the record when missing); no write when equal. */
+  setAppSettings(app: string, settings: Record<string, unknown>): Promise<AppRecord>;
   getApp(app: string): AppRecord | undefined;
   /** Deletes the app record: the cluster's garbage collector removes every release Secret of the app. */
   deleteApp(app: string): Promise<void>;

@@ -12,6 +12,7 @@ import { BACKOFF_STRATEGY, JobClient } from '../jobs/client.ts';
 import { KEY_PREFIX, keys, QUEUE_NAME } from '../jobs/keys.ts';
 import { LaneStore } from '../jobs/ordering/lane-store.ts';
 import { Sealer } from '../jobs/sealing.ts';
+import { ClusterConnection } from './cluster.ts';
 import { backoffDelay, classifyError } from './failure.ts';
 import type { HandlerRegistry } from './handler-registry.ts';
 import { type HealthServer, startHealthServer } from './health-server.ts';
@@ -45,6 +46,7 @@ export class FleetWorker {
     private readonly worker: Worker,
     private readonly runner: JobRunner,
     private readonly health: HealthServer | undefined,
+    private readonly cluster: ClusterConnection,
   ) {}
 
   get healthPort(): number | undefined {
@@ -60,10 +62,11 @@ export class FleetWorker {
     const subscriber = redis.duplicate();
     const jobs = new JobClient(redis, { attempts: config.jobAttempts, backoffMs: config.backoffMs });
     const metrics = new WorkerMetrics(jobs.queue, redis);
+    const cluster = new ClusterConnection(config, logger);
     const runner = new JobRunner({
       lanes: new LaneStore(redis),
       registry,
-      services: { config, redis, jobs, sealer },
+      services: { config, redis, jobs, sealer, cluster: () => cluster.get() },
       queue: jobs.queue,
       redis,
       logger,
@@ -115,7 +118,18 @@ export class FleetWorker {
           )
         : undefined;
 
-    const fleet = new FleetWorker(name, config, logger, redis, subscriber, jobs, worker, runner, health);
+    const fleet = new FleetWorker(
+      name,
+      config,
+      logger,
+      redis,
+      subscriber,
+      jobs,
+      worker,
+      runner,
+      health,
+      cluster,
+    );
     self.current = fleet;
     void worker
       .run()
@@ -165,6 +179,9 @@ export class FleetWorker {
         'handlers ignored the abort; leaving their jobs to stall recovery',
       );
     }
+    await this.cluster
+      .stop()
+      .catch((err: Error) => this.logger.warn({ err: err.message }, 'closing cluster caches failed'));
     await this.subscriber.quit().catch(() => undefined);
     await this.jobs.close().catch(() => undefined);
     if (outcome === 'gave-up') this.redis.disconnect();

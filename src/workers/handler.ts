@@ -9,6 +9,7 @@ import type { AttemptRecord } from '../jobs/attempts.ts';
 import type { JobClient } from '../jobs/client.ts';
 import type { JobType } from '../jobs/contract.ts';
 import type { Sealer } from '../jobs/sealing.ts';
+import type { Cluster } from './cluster.ts';
 
 export interface JobInfo {
   id: string;
@@ -34,6 +35,8 @@ export interface WorkerServices {
   redis: Redis;
   jobs: JobClient;
   sealer: Sealer;
+  /** The cluster (clients, release store, engine), connected on first use; ConfigError when none is configured. */
+  cluster(): Promise<Cluster>;
 }
 
 export interface HandlerContext<P> {

@@ -1,10 +1,58 @@
 /**
- * The handlers this build of the worker runs. Kubernetes handlers (deploy, config, storage…) are
- * registered here as the release engine lands; a job type without one fails with a clear message.
+ * The handlers this build of the worker runs. A job type without one (rename, destroy, prune,
+ * storage-*, run: later issues) fails with a clear message.
  */
+import { applyDomains, applyPorts, applyProperties, applyScale } from '../../apps/mutations.ts';
+import type { DomainsPayload } from '../../jobs/schemas/domains.ts';
+import type { PortsPayload } from '../../jobs/schemas/ports.ts';
+import type { PropertiesPayload } from '../../jobs/schemas/properties.ts';
+import type { ReconcilePayload } from '../../jobs/schemas/reconcile.ts';
+import type { ScalePayload } from '../../jobs/schemas/scale.ts';
 import { HandlerRegistry } from '../handler-registry.ts';
+import { configHandler } from './config.ts';
+import { deployHandler } from './deploy.ts';
+import { specChangeHandler } from './spec-change.ts';
 import { syncHandler } from './sync.ts';
 
 export function defaultHandlers(): HandlerRegistry {
-  return new HandlerRegistry().register('sync', syncHandler);
+  return new HandlerRegistry()
+    .register('sync', syncHandler)
+    .register('deploy', deployHandler)
+    .register('config', configHandler)
+    .register(
+      'scale',
+      specChangeHandler<ScalePayload>(
+        applyScale,
+        (p) =>
+          `scaled ${Object.entries(p.processes)
+            .map(([type, n]) => `${type}=${n}`)
+            .join(' ')}`,
+      ),
+    )
+    .register(
+      'domains',
+      specChangeHandler<DomainsPayload>(applyDomains, (p) =>
+        `domains ${p.action} ${p.domains.join(' ')}`.trim(),
+      ),
+    )
+    .register(
+      'ports',
+      specChangeHandler<PortsPayload>(applyPorts, (p) => `ports ${p.action} ${p.ports.join(' ')}`.trim()),
+    )
+    .register(
+      'properties',
+      specChangeHandler<PropertiesPayload>(
+        applyProperties,
+        (p) => `properties set ${Object.keys(p.set).join(', ')}`,
+      ),
+    )
+    .register(
+      'reconcile',
+      // A reconcile never creates an app: sync enqueues one for every app Redis has heard of.
+      specChangeHandler<ReconcilePayload>(
+        (spec) => spec,
+        () => 'reconciled',
+        { onlyKnownApps: true },
+      ),
+    );
 }

@@ -1,0 +1,108 @@
+/**
+ * How each job changes an AppSpec. Pure: the spec a job builds on goes in, the spec to deploy comes
+ * out, or an InvalidInputError naming the problem (before anything is written). Lists are kept
+ * sorted and deduplicated so equal specs render equal objects.
+ */
+import { InvalidInputError } from '../core/errors.ts';
+import type { DeployPayload } from '../jobs/schemas/deploy.ts';
+import type { DomainsPayload } from '../jobs/schemas/domains.ts';
+import type { ListAction } from '../jobs/schemas/list-change.ts';
+import type { PortsPayload } from '../jobs/schemas/ports.ts';
+import type { PropertiesPayload } from '../jobs/schemas/properties.ts';
+import type { ScalePayload } from '../jobs/schemas/scale.ts';
+import { assignCronSuffixes } from './cron-tasks.ts';
+import type { AppSpec, ProcessSpec } from './spec.ts';
+
+/** Replicas of a process type seen for the first time: Dokku starts one `web` and nothing else. */
+export function defaultReplicas(type: string): number {
+  return type === 'web' ? 1 : 0;
+}
+
+/**
+ * A deploy sets the image and source. Processes, when the deploy carries them (Procfile/app.json),
+ * replace the process set; replica counts and resources of types that already existed carry over
+ * unless the deploy names them (app.json `formation`). Cron tasks, when given, replace the list.
+ */
+export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
+  const next = structuredClone(spec);
+  next.image = payload.image;
+  if (payload.source) next.source = payload.source;
+  else delete next.source;
+  if (payload.processes) {
+    const processes: Record<string, ProcessSpec> = {};
+    for (const [type, given] of Object.entries(payload.processes)) {
+      const before = spec.processes[type];
+      const resources = given.resources ?? before?.resources;
+      processes[type] = {
+        ...(given.command ? { command: given.command } : {}),
+        replicas: given.replicas ?? before?.replicas ?? defaultReplicas(type),
+        ...(resources ? { resources } : {}),
+        ...(given.healthchecks ? { healthchecks: given.healthchecks } : {}),
+      };
+    }
+    next.processes = processes;
+  } else if (Object.keys(next.processes).length === 0) {
+    // An image deployed without a Procfile runs its default command as `web`.
+    next.processes = { web: { replicas: 1 } };
+  }
+  if (payload.cron) {
+    next.cron = payload.cron.map((t) => ({
+      command: t.command,
+      schedule: t.schedule,
+      concurrencyPolicy: t.concurrencyPolicy,
+      suspend: t.suspend,
+    }));
+  }
+  next.cronSuffixes = assignCronSuffixes(next.app, next.cron, spec.cronSuffixes);
+  if (payload.registry)
+    next.registry = { server: payload.registry.server, username: payload.registry.username };
+  return next;
+}
+
+export function applyScale(spec: AppSpec, payload: ScalePayload): AppSpec {
+  const known = Object.keys(spec.processes).sort();
+  const issues = Object.keys(payload.processes)
+    .filter((type) => !spec.processes[type])
+    .map((type) => ({
+      path: `processes.${type}`,
+      message:
+        known.length > 0
+          ? `unknown process type "${type}" (app ${spec.app} has: ${known.join(', ')})`
+          : `unknown process type "${type}" (app ${spec.app} has no process types yet: deploy it first)`,
+    }));
+  if (issues.length > 0) throw new InvalidInputError(issues, 'scale');
+  const next = structuredClone(spec);
+  for (const [type, replicas] of Object.entries(payload.processes)) next.processes[type]!.replicas = replicas;
+  return next;
+}
+
+function changeList(current: string[], action: ListAction, items: string[]): string[] {
+  switch (action) {
+    case 'add':
+      return [...new Set([...current, ...items])].sort();
+    case 'remove':
+      return current.filter((c) => !items.includes(c));
+    case 'set':
+      return [...new Set(items)].sort();
+    case 'clear':
+      return [];
+  }
+}
+
+export function applyDomains(spec: AppSpec, payload: DomainsPayload): AppSpec {
+  return { ...structuredClone(spec), domains: changeList(spec.domains, payload.action, payload.domains) };
+}
+
+export function applyPorts(spec: AppSpec, payload: PortsPayload): AppSpec {
+  return { ...structuredClone(spec), ports: changeList(spec.ports, payload.action, payload.ports) };
+}
+
+/** Sets each named property; `null` removes it (back to the default). */
+export function applyProperties(spec: AppSpec, payload: PropertiesPayload): AppSpec {
+  const properties: Record<string, unknown> = { ...spec.properties };
+  for (const [key, value] of Object.entries(payload.set)) {
+    if (value === null || value === undefined) delete properties[key];
+    else properties[key] = value;
+  }
+  return { ...structuredClone(spec), properties: properties as AppSpec['properties'] };
+}

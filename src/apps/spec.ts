@@ -1,0 +1,113 @@
+/**
+ * The AppSpec: everything longshore knows about an app except its environment (which lives only in
+ * the `config-{app}` release) and registry password (only in `pull-secret-{app}`). Kept as the
+ * app record's settings in the system namespace; see docs/apps.md for which spec a job builds on.
+ */
+import { z } from 'zod';
+import {
+  appName,
+  cpuQuantity,
+  cronSchedule,
+  domainName,
+  gitSha,
+  imageRef,
+  nonNegativeInt,
+  portMap,
+  processType,
+  quantity,
+  storageName,
+} from '../jobs/schemas/common.ts';
+import { healthchecks } from '../jobs/schemas/deploy.ts';
+import { propertyValues } from '../jobs/schemas/properties.ts';
+
+export const APP_SPEC_VERSION = 1;
+
+const processSpec = z
+  .object({
+    command: z.string().min(1).max(4096).optional(),
+    replicas: nonNegativeInt(1000),
+    resources: z
+      .object({
+        cpu: cpuQuantity.optional(),
+        memory: quantity.optional(),
+        cpuLimit: cpuQuantity.optional(),
+        memoryLimit: quantity.optional(),
+      })
+      .strict()
+      .optional(),
+    healthchecks: healthchecks.optional(),
+  })
+  .strict();
+
+export const cronTaskSpec = z
+  .object({
+    command: z.string().min(1).max(4096),
+    schedule: cronSchedule,
+    concurrencyPolicy: z.enum(['Allow', 'Forbid', 'Replace']),
+    suspend: z.boolean(),
+  })
+  .strict();
+
+const mountSpec = z
+  .object({
+    entry: storageName,
+    mountPath: z.string().startsWith('/', 'must be an absolute path').max(4096),
+    subPath: z.string().min(1).max(4096).optional(),
+    readOnly: z.boolean(),
+  })
+  .strict();
+
+/**
+ * Properties as stored: the properties job's shape. A `null` in a properties job removes the key,
+ * so stored specs never hold one; the schema is shared so both sides validate the same way.
+ */
+const storedProperties = propertyValues;
+
+export const appSpec = z
+  .object({
+    version: z.literal(APP_SPEC_VERSION),
+    app: appName,
+    /** Absent until the first deploy names one: the app release is not installed without it. */
+    image: imageRef.optional(),
+    source: z
+      .object({ sha: gitSha, ref: z.string().min(1).max(1024), pusher: z.string().min(1).max(256) })
+      .strict()
+      .optional(),
+    processes: z.record(processType, processSpec),
+    cron: z.array(cronTaskSpec).max(100),
+    /** Task id → CronJob name suffix, assigned once and reused (stable CronJob names). */
+    cronSuffixes: z.record(z.string(), z.string().regex(/^[a-z0-9]{8}$/)),
+    domains: z.array(domainName),
+    ports: z.array(portMap),
+    mounts: z.array(mountSpec),
+    properties: storedProperties,
+    /** Registry credentials were given (the password is only in the `pull-secret-{app}` release). */
+    registry: z
+      .object({ server: z.string().min(1), username: z.string().min(1) })
+      .strict()
+      .optional(),
+    /** Digest of the environment the pods were last rolled with (`config --no-restart` keeps it). */
+    configDigest: z.string(),
+  })
+  .strict();
+
+export type AppSpec = z.infer<typeof appSpec>;
+export type ProcessSpec = AppSpec['processes'][string];
+export type CronTaskSpec = z.infer<typeof cronTaskSpec>;
+export type AppProperties = AppSpec['properties'];
+
+/** The spec of an app nothing has been accepted for yet. */
+export function emptySpec(app: string): AppSpec {
+  return {
+    version: APP_SPEC_VERSION,
+    app,
+    processes: {},
+    cron: [],
+    cronSuffixes: {},
+    domains: [],
+    ports: [],
+    mounts: [],
+    properties: {},
+    configDigest: '',
+  };
+}

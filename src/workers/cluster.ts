@@ -1,0 +1,71 @@
+/**
+ * The worker's connection to the cluster: Kubernetes clients, the release store (informers over
+ * the system namespace) and the release engine. Started on the first job that needs the cluster,
+ * so a worker that only runs Redis jobs (sync) needs no cluster, and shared by every handler of
+ * the process so informer caches are built once.
+ */
+
+import type { FleetConfig } from '../core/env.ts';
+import { ConfigError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
+import { createKubeClients, type KubeClients, kubeSourceFromEnv } from '../kube/client.ts';
+import { ReleaseEngine } from '../releases/index.ts';
+import { SecretReleaseStore } from '../storage/index.ts';
+
+export interface Cluster {
+  kube: KubeClients;
+  store: SecretReleaseStore;
+  engine: ReleaseEngine;
+}
+
+export class ClusterConnection {
+  private started?: Promise<Cluster>;
+
+  constructor(
+    private readonly config: FleetConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  /** The cluster, connected on first use; a failed start is retried by the next caller. */
+  get(): Promise<Cluster> {
+    this.started ??= this.start().catch((err: unknown) => {
+      this.started = undefined;
+      throw err;
+    });
+    return this.started;
+  }
+
+  private async start(): Promise<Cluster> {
+    if (!this.config.kubeconfig && !process.env.KUBERNETES_SERVICE_HOST) {
+      throw new ConfigError(
+        'no cluster configured: set KUBECONFIG to a kubeconfig file, or run the worker inside a cluster ' +
+          '(`npm start` runs a simulated one)',
+      );
+    }
+    const kube = createKubeClients(kubeSourceFromEnv(this.config.kubeconfig));
+    const store = new SecretReleaseStore({
+      kube,
+      namespace: this.config.namespace,
+      onInformerError: (err) =>
+        this.logger.warn({ err: (err as Error).message }, 'release storage informer restarting'),
+    });
+    await store.start();
+    const engine = new ReleaseEngine({
+      kube,
+      store,
+      onInformerError: (what, err) =>
+        this.logger.warn({ what, err: (err as Error).message }, 'live object informer restarting'),
+    });
+    this.logger.info({ cluster: kube.kc.getCurrentCluster()?.server }, 'connected to the cluster');
+    return { kube, store, engine };
+  }
+
+  async stop(): Promise<void> {
+    const started = this.started;
+    this.started = undefined;
+    const cluster = await started?.catch(() => undefined);
+    if (!cluster) return;
+    await cluster.engine.stop();
+    await cluster.store.stop();
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The deploy pipeline every app job runs (deploy, config, scale, domains, ports, properties,
+ * reconcile), in this order:
+ *
+ *   validate and render everything → namespace → `config-{app}` → `pull-secret-{app}` (installed,
+ *   kept or uninstalled) → storage claims present and bound → app release (rollout awaited,
+ *   progress streamed) → prune leaked imagePullSecrets → save the spec in the app record.
+ *
+ * Nothing is written until every chart has rendered and every input has been checked. Each step is
+ * idempotent (unchanged releases are no-ops with zero writes), so a retried or resumed job
+ * converges. The spec is saved last: a job whose app release failed leaves the previous spec in
+ * place for the next job (docs/apps.md).
+ */
+import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts';
+import { appChartValues, imagePullSecretsOf, namespaceOf } from '../../apps/chart-values.ts';
+import { APP_DEFAULTS } from '../../apps/defaults.ts';
+import { releaseNames } from '../../apps/releases.ts';
+import type { AppSpec } from '../../apps/spec.ts';
+import type { ReleaseObject } from '../../storage/types.ts';
+import { SPEC_SETTING, validSpec } from '../app-state.ts';
+import type { Cluster } from '../cluster.ts';
+import type { HandlerContext, HandlerResult } from '../handler.ts';
+import { checkMounts } from './mounts.ts';
+import { ensureNamespace } from './namespace.ts';
+import { progressForwarder } from './progress.ts';
+import { prunePullSecrets } from './prune-pull-secrets.ts';
+import { type Rendered, renderChart } from './render.ts';
+
+export interface AppChange {
+  /** The spec to deploy (the job's change applied to the spec it builds on). */
+  spec: AppSpec;
+  env: Record<string, string>;
+  /** New registry password (install `pull-secret-{app}`), `null` to remove the credentials, absent to keep them. */
+  registryPassword?: string | null;
+  /** What the job did, for the summary (`deployed nginx:1.27`, `set 2 variables`). */
+  what: string;
+}
+
+type PullSecretPlan =
+  | { action: 'install'; rendered: Rendered }
+  | { action: 'uninstall' }
+  | { action: 'none' };
+
+export async function runAppPipeline(
+  ctx: HandlerContext<unknown>,
+  cluster: Cluster,
+  change: AppChange,
+): Promise<HandlerResult> {
+  const { store, engine, kube } = cluster;
+  const spec = validSpec(change.spec);
+  const app = spec.app;
+  const namespace = namespaceOf(spec);
+  const holder = ctx.idempotencyKey;
+
+  // 1. Everything that can be checked, before the first write.
+  await ctx.progress({ step: 'validate', message: `rendering the charts of ${app}` });
+  const config = renderChart(configChart, { app, namespace, env: change.env }, `config of app ${app}`);
+  const pullSecret = await planPullSecret(cluster, spec, namespace, change.registryPassword);
+  const appRelease = spec.image
+    ? renderChart(appChart, appChartValues({ ...spec, image: spec.image }), `app ${app}`)
+    : undefined;
+  if (appRelease) await checkMounts(kube.core, namespace, spec.mounts);
+
+  // 2. Writes, in dependency order.
+  const created = await ensureNamespace(kube.core, namespace);
+  if (created === 'created') await ctx.log(`namespace ${namespace}: created`);
+
+  const configResult = await engine.upgrade({
+    app,
+    release: releaseNames.config(app),
+    chart: config.chart,
+    // The values stored with the revision name the keys only; the values are in the Secret.
+    values: { app, namespace, keys: Object.keys(change.env).sort() },
+    objects: config.objects,
+    holder,
+    wait: false,
+    signal: ctx.signal,
+  });
+  await ctx.log(`${configResult.release}: ${outcomeText(configResult.outcome, configResult.revision)}`);
+
+  if (pullSecret.action === 'install') {
+    const r = await engine.upgrade({
+      app,
+      release: releaseNames.pullSecret(app),
+      chart: pullSecret.rendered.chart,
+      values: { app, namespace, server: spec.registry?.server, username: spec.registry?.username },
+      objects: pullSecret.rendered.objects,
+      holder,
+      wait: false,
+      signal: ctx.signal,
+    });
+    await ctx.log(`${r.release}: ${outcomeText(r.outcome, r.revision)}`);
+  } else if (pullSecret.action === 'uninstall') {
+    const r = await engine.uninstall({ release: releaseNames.pullSecret(app), holder, signal: ctx.signal });
+    if (r.existed) await ctx.log(`${r.release}: uninstalled (registry credentials removed)`);
+  }
+
+  let revision: number | undefined;
+  if (appRelease) {
+    const forward = progressForwarder(ctx, app);
+    const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
+    try {
+      const result = await engine.upgrade({
+        app,
+        release: releaseNames.app(app),
+        chart: appRelease.chart,
+        values: appRelease.values,
+        objects: appRelease.objects,
+        holder,
+        wait: { timeoutMs: timeoutSeconds * 1000, rollouts: true },
+        rollbackOnFailure: spec.properties.rollbackOnFailure ?? APP_DEFAULTS.rollbackOnFailure,
+        description: change.what,
+        onProgress: forward.listener,
+        signal: ctx.signal,
+      });
+      revision = result.revision;
+      await forward.flush();
+      await ctx.log(`${app}: ${outcomeText(result.outcome, result.revision)}`);
+    } finally {
+      await forward.flush();
+    }
+
+    const pruned = await prunePullSecrets(kube.apps, namespace, app, imagePullSecretsOf(spec));
+    for (const p of pruned)
+      await ctx.log(
+        `Deployment ${p.name}: imagePullSecrets [${p.before.join(', ')}] replaced by [${imagePullSecretsOf(spec).join(', ')}]`,
+      );
+  }
+
+  await store.setAppSettings(app, { [SPEC_SETTING]: spec });
+  return {
+    summary: `${change.what}${revision !== undefined ? ` (${app} revision ${revision})` : ''}`,
+    ...(revision !== undefined ? { revision } : {}),
+    ...(spec.image ? { image: spec.image } : {}),
+  };
+}
+
+function outcomeText(outcome: 'noop' | 'repaired' | 'deployed', revision: number): string {
+  if (outcome === 'noop') return `unchanged (revision ${revision})`;
+  if (outcome === 'repaired') return `drift repaired (revision ${revision})`;
+  return `revision ${revision} deployed`;
+}
+
+/**
+ * New credentials install the release; removed credentials uninstall it; otherwise an existing
+ * release is upgraded with its own objects (moved to the app's namespace if that changed), so a
+ * deleted or edited pull secret is repaired on every deploy without knowing the password.
+ */
+async function planPullSecret(
+  cluster: Cluster,
+  spec: AppSpec,
+  namespace: string,
+  password: string | null | undefined,
+): Promise<PullSecretPlan> {
+  const app = spec.app;
+  if (password === null) return { action: 'uninstall' };
+  if (password !== undefined) {
+    if (!spec.registry) throw new Error('a registry password without a registry server and username');
+    return {
+      action: 'install',
+      rendered: renderChart(
+        pullSecretChart,
+        { app, namespace, server: spec.registry.server, username: spec.registry.username, password },
+        `registry credentials of app ${app}`,
+      ),
+    };
+  }
+  const release = releaseNames.pullSecret(app);
+  const deployed = cluster.store.deployed(release);
+  if (!deployed) return { action: 'none' };
+  const content = await cluster.store.read(release, deployed.revision);
+  const objects = content.objects.map(
+    (o) => ({ ...o, metadata: { ...o.metadata, namespace } }) as ReleaseObject,
+  );
+  return { action: 'install', rendered: { chart: content.chart, values: content.values, objects } };
+}

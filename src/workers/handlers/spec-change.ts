@@ -1,0 +1,26 @@
+/**
+ * Handlers whose job is one pure change to the app's spec (scale, domains, ports, properties,
+ * reconcile): load what the app builds on, apply the change, run the deploy pipeline.
+ */
+import type { AppSpec } from '../../apps/spec.ts';
+import { loadAppState } from '../app-state.ts';
+import { runAppPipeline } from '../deploy/pipeline.ts';
+import type { Handler } from '../handler.ts';
+
+export function specChangeHandler<P extends { app: string }>(
+  change: (spec: AppSpec, payload: P) => AppSpec,
+  describe: (payload: P) => string,
+  options: { onlyKnownApps?: boolean } = {},
+): Handler<P> {
+  return async (ctx) => {
+    const cluster = await ctx.services.cluster();
+    const state = await loadAppState(cluster.store, ctx.payload.app);
+    if (options.onlyKnownApps && !state.known)
+      return { summary: `nothing to do: app ${ctx.payload.app} has no saved spec in this cluster` };
+    return runAppPipeline(ctx, cluster, {
+      spec: change(state.spec, ctx.payload),
+      env: state.env,
+      what: describe(ctx.payload),
+    });
+  };
+}

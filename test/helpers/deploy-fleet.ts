@@ -1,0 +1,75 @@
+/**
+ * End-to-end rig: a private redis-server, kube-sim (controllers on) in this process, and real
+ * worker processes (`longshore worker`) pointed at the simulator through a kubeconfig file. Tests
+ * drive it with the real CLI, so every job goes CLI → Redis → worker process → kube-sim over HTTP.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SimOptions } from '../../infra/kube-sim/sim.ts';
+import { type PrivateRedis, startPrivateRedis } from '../../src/dev/private-redis.ts';
+import { SecretReleaseStore } from '../../src/storage/index.ts';
+import { CLI, fleetEnv, killAll, type Proc, runCli, startProcess } from './processes.ts';
+import { type SimClients, startSimWithClients } from './sim.ts';
+
+export interface DeployFleet extends SimClients {
+  redis: PrivateRedis;
+  env: Record<string, string>;
+  workers: Proc[];
+  dir: string;
+  startWorker(extraEnv?: Record<string, string>): Promise<Proc>;
+  cli(args: string[], timeoutMs?: number): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** A release store of the test's own (another reader of the same storage), started. */
+  store(): Promise<SecretReleaseStore>;
+  /** Writes to `file` in the fleet's temp directory; returns its path. */
+  file(name: string, content: string): string;
+  stop(): Promise<void>;
+}
+
+export async function startDeployFleet(simOptions: SimOptions = {}): Promise<DeployFleet> {
+  const redis = await startPrivateRedis();
+  const clients = await startSimWithClients(simOptions);
+  const dir = mkdtempSync(join(tmpdir(), 'longshore-e2e-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, clients.sim.kubeconfig());
+  const env = fleetEnv(redis.url, { KUBECONFIG: kubeconfig, LONGSHORE_SYNC_INTERVAL_MS: '0' });
+  const workers: Proc[] = [];
+  const stores: SecretReleaseStore[] = [];
+  return {
+    ...clients,
+    redis,
+    env,
+    workers,
+    dir,
+    async startWorker(extraEnv = {}) {
+      const worker = startProcess(CLI, ['worker'], { ...env, ...extraEnv });
+      workers.push(worker);
+      await worker.waitForLine(/worker started/);
+      return worker;
+    },
+    cli: (args, timeoutMs = 90_000) => runCli(args, env, timeoutMs),
+    async store() {
+      const store = new SecretReleaseStore({ kube: clients.kc });
+      await store.start();
+      stores.push(store);
+      return store;
+    },
+    file(name, content) {
+      const path = join(dir, name);
+      writeFileSync(path, content);
+      return path;
+    },
+    async stop() {
+      for (const store of stores) await store.stop();
+      for (const w of workers) w.kill('SIGTERM');
+      await Promise.race([
+        Promise.all(workers.map((w) => w.exited)),
+        new Promise((r) => setTimeout(r, 15_000)),
+      ]);
+      await killAll();
+      await clients.sim.stop();
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
