@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { runSim } from '../infra/kube-sim/main.ts';
 import { registerApps } from './producers/cli/commands/apps.ts';
 import { registerConfig } from './producers/cli/commands/config.ts';
 import { registerDeploy } from './producers/cli/commands/deploy.ts';
@@ -17,8 +16,6 @@ import { registerRun } from './producers/cli/commands/run.ts';
 import { registerStorage } from './producers/cli/commands/storage.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
 import { action } from './producers/cli/runtime.ts';
-import { runSchedulerProcess } from './producers/scheduler/main.ts';
-import { runWorkerProcess } from './workers/main.ts';
 
 /** The package version, from src/ (checkout) or dist/src/ (compiled). */
 function version(): string {
@@ -70,6 +67,9 @@ export function buildProgram(): Command {
           process.stderr.write('error: --concurrency must be a whole number from 1 to 64\n');
           return EXIT.invalid;
         }
+        // Long-running commands are imported when run: every producer command would otherwise pay
+        // for loading the worker, the release engine and kube-sim (seconds per CLI call).
+        const { runWorkerProcess } = await import('./workers/main.ts');
         await runWorkerProcess(concurrency ? { concurrency } : {});
         // The process now lives until a signal; the worker's own handlers exit it.
         await new Promise(() => undefined);
@@ -85,6 +85,7 @@ export function buildProgram(): Command {
     )
     .action(
       action(async () => {
+        const { runSchedulerProcess } = await import('./producers/scheduler/main.ts');
         await runSchedulerProcess();
         await new Promise(() => undefined);
         return EXIT.ok;
@@ -104,6 +105,7 @@ export function buildProgram(): Command {
           process.stderr.write('error: --port must be a whole number from 0 to 65535\n');
           return EXIT.invalid;
         }
+        const { runSim } = await import('../infra/kube-sim/main.ts');
         await runSim({
           host: options.host,
           ...(port !== undefined ? { port } : {}),

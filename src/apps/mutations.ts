@@ -56,6 +56,7 @@ export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
   next.cronSuffixes = assignCronSuffixes(next.app, next.cron, spec.cronSuffixes);
   if (payload.registry)
     next.registry = { server: payload.registry.server, username: payload.registry.username };
+  else if (payload.registry === null) delete next.registry;
   return next;
 }
 

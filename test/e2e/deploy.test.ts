@@ -3,11 +3,13 @@
  * (one simulator, one worker process) for the file and one app per test, so the suite stays quick.
  */
 import type * as k8s from '@kubernetes/client-node';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
 import { ReleaseEngine } from '../../src/releases/index.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
+import { everyValueInRedis } from '../helpers/redis-values.ts';
 import { until } from '../helpers/wait.ts';
 
 let fleet: DeployFleet;
@@ -158,6 +160,24 @@ describe('deploy', () => {
     });
     expect(writes).toEqual([]);
     expect(store.history('shop')).toHaveLength(1);
+  });
+
+  it('reconcile repairs a deleted object, writes nothing when nothing drifted, and never creates an app', async () => {
+    await fleet.core.deleteNamespacedService({ name: 'shop-web', namespace: 'default' });
+    const repaired = await ok(['jobs:enqueue', 'reconcile', '--payload', '{"app":"shop"}', '--wait']);
+    expect(repaired).toMatch(/shop: drift repaired \(revision 1\)/);
+    await fleet.core.readNamespacedService({ name: 'shop-web', namespace: 'default' });
+    expect(store.history('shop')).toHaveLength(1);
+
+    const writes = await writesDuring(async () => {
+      expect(await ok(['jobs:enqueue', 'reconcile', '--payload', '{"app":"shop"}', '--wait'])).toMatch(
+        /shop: unchanged \(revision 1\)/,
+      );
+      expect(await ok(['jobs:enqueue', 'reconcile', '--payload', '{"app":"ghost"}', '--wait'])).toMatch(
+        /nothing to do: app ghost has no saved spec/,
+      );
+    });
+    expect(writes).toEqual([]);
   });
 
   it('config:set rolls the pods, and a rollback to the previous revision leaves every ReplicaSet able to start', async () => {
@@ -376,5 +396,65 @@ describe('invalid input is refused before any write', () => {
     expect(writes).toEqual([]);
     const secret = await fleet.core.readNamespacedSecret({ name: 'config-bulky', namespace: 'default' });
     expect(Object.keys(secret.data ?? {}).sort()).toEqual(['A0', 'A1', 'A2', 'A3', 'A4', 'A5']);
+  });
+});
+
+describe('registry credentials', () => {
+  it('installs pull-secret-{app} before the app release, and uninstalls it when the credentials are cleared', async () => {
+    const out = await fleet.cli(
+      [
+        ...deployArgs('private', 'registry.example.com/private:1'),
+        '--registry-server',
+        'registry.example.com',
+        '--registry-username',
+        'deployer',
+        '--registry-password-stdin',
+      ],
+      { stdin: 's3cret-token\n' },
+    );
+    expect(out.stderr).toBe('');
+    expect(out.stdout).toMatch(/pull-secret-private: revision 1 deployed[\s\S]*private: revision 1 deployed/);
+    const secret = await fleet.core.readNamespacedSecret({
+      name: 'pull-secret-private',
+      namespace: 'default',
+    });
+    expect(secret.type).toBe('kubernetes.io/dockerconfigjson');
+    const auths = JSON.parse(Buffer.from(secret.data?.['.dockerconfigjson'] ?? '', 'base64').toString()) as {
+      auths: Record<string, { username: string; password: string }>;
+    };
+    expect(auths.auths['registry.example.com']).toMatchObject({
+      username: 'deployer',
+      password: 's3cret-token',
+    });
+    expect((await deployment('private-web')).spec?.template.spec?.imagePullSecrets).toEqual([
+      { name: 'pull-secret-private' },
+    ]);
+    // Never in Redis in clear text, nor in the worker's logs.
+    const client = new Redis(fleet.redis.url);
+    try {
+      expect((await everyValueInRedis(client)).filter((v) => v.includes('s3cret-token'))).toEqual([]);
+    } finally {
+      client.disconnect();
+    }
+    expect(fleet.workers[0]?.output()).not.toContain('s3cret-token');
+
+    // A deploy that does not mention credentials keeps them.
+    await ok(deployArgs('private', 'registry.example.com/private:2'));
+    await fleet.core.readNamespacedSecret({ name: 'pull-secret-private', namespace: 'default' });
+
+    const cleared = await ok([
+      ...deployArgs('private', 'registry.example.com/private:2'),
+      '--clear-registry',
+    ]);
+    expect(cleared).toMatch(/pull-secret-private: uninstalled/);
+    await until(
+      async () =>
+        await fleet.core
+          .readNamespacedSecret({ name: 'pull-secret-private', namespace: 'default' })
+          .then(() => undefined)
+          .catch(() => true),
+      'pull-secret-private to be deleted',
+    );
+    expect((await deployment('private-web')).spec?.template.spec?.imagePullSecrets).toBeUndefined();
   });
 });

@@ -18,7 +18,10 @@ export interface DeployFleet extends SimClients {
   workers: Proc[];
   dir: string;
   startWorker(extraEnv?: Record<string, string>): Promise<Proc>;
-  cli(args: string[], timeoutMs?: number): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  cli(
+    args: string[],
+    options?: { timeoutMs?: number; stdin?: string },
+  ): Promise<{ code: number | null; stdout: string; stderr: string }>;
   /** A release store of the test's own (another reader of the same storage), started. */
   store(): Promise<SecretReleaseStore>;
   /** Writes to `file` in the fleet's temp directory; returns its path. */
@@ -47,7 +50,7 @@ export async function startDeployFleet(simOptions: SimOptions = {}): Promise<Dep
       await worker.waitForLine(/worker started/);
       return worker;
     },
-    cli: (args, timeoutMs = 90_000) => runCli(args, env, timeoutMs),
+    cli: (args, options = {}) => runCli(args, env, options.timeoutMs ?? 90_000, options.stdin),
     async store() {
       const store = new SecretReleaseStore({ kube: clients.kc });
       await store.start();

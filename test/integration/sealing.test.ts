@@ -5,32 +5,16 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestFleet, type TestFleet } from '../helpers/fleet.ts';
 import { runCli } from '../helpers/processes.ts';
+import { everyValueInRedis } from '../helpers/redis-values.ts';
 import { until } from '../helpers/wait.ts';
 
 const SECRETS = {
   DATABASE_URL: 'postgres://admin:hunter2-very-secret@db.internal:5432/app',
   API_TOKEN: 'tok_live_9f8e7d6c5b4a3210-plaintext-marker',
 };
-
-async function everyValueInRedis(client: Redis): Promise<string[]> {
-  const values: string[] = [];
-  for (const key of await client.keys('*')) {
-    values.push(key);
-    const type = await client.type(key);
-    if (type === 'string') values.push((await client.get(key)) ?? '');
-    else if (type === 'hash') values.push(...Object.entries(await client.hgetall(key)).flat());
-    else if (type === 'list') values.push(...(await client.lrange(key, 0, -1)));
-    else if (type === 'set') values.push(...(await client.smembers(key)));
-    else if (type === 'zset') values.push(...(await client.zrange(key, 0, -1)));
-    else if (type === 'stream')
-      values.push(...(await client.xrange(key, '-', '+')).flatMap(([id, fields]) => [id, ...fields]));
-  }
-  return values;
-}
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -77,7 +77,10 @@ export const deployPayload = z
     /** Procfile / app.json derived process types; absent keeps the app's current processes. */
     processes: z.record(processType, processSpec).optional(),
     cron: z.array(cronTask).max(100, 'must have at most 100 cron tasks').optional(),
-    /** Registry credentials for `pull-secret-{app}`; the password is sealed. */
+    /**
+     * Registry credentials for `pull-secret-{app}` (the password sealed); `null` forgets them and
+     * uninstalls that release; absent keeps whatever the app has.
+     */
     registry: z
       .object({
         server: z.string().min(1).max(253),
@@ -85,6 +88,7 @@ export const deployPayload = z
         password: sealedValue,
       })
       .strict()
+      .nullable()
       .optional(),
   })
   .strict();

@@ -10,6 +10,8 @@ export const syncContract = defineContract<SyncPayload>({
   summary: 'Scheduled: enqueue a reconcile for every known app',
   payload: syncPayload,
   lane: () => ({ kind: 'fleet' }),
+  // A sync still queued when the next one arrives (no worker running, a backlog) is replaced by it.
+  supersedeKey: 'sync',
   app: () => undefined,
   describe: () => 'sync',
 });

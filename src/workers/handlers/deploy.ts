@@ -16,7 +16,7 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   const spec = { ...applyDeploy(state.spec, ctx.payload), configDigest: envDigest(state.env) };
   const registryPassword = registry
     ? ctx.services.sealer.open(registry.password, sealContext.registryPassword(app))
-    : undefined;
+    : registry; // null forgets the credentials, undefined keeps them
   return runAppPipeline(ctx, cluster, {
     spec,
     env: state.env,

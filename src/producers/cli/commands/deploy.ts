@@ -17,6 +17,7 @@ interface DeployOptions extends CommonOptions {
   registryServer?: string;
   registryUsername?: string;
   registryPasswordStdin?: boolean;
+  clearRegistry?: boolean;
 }
 
 function readText(path: string, what: string): string {
@@ -70,6 +71,14 @@ export async function deployPayloadFrom(
     if (parts.cron.length > 0) payload.cron = parts.cron;
   }
   if (Object.keys(processes).length > 0) payload.processes = processes;
+  if (options.clearRegistry) {
+    if (options.registryServer || options.registryUsername || options.registryPasswordStdin) {
+      throw new InvalidInputError([
+        { path: 'registry', message: '--clear-registry cannot be combined with new registry credentials' },
+      ]);
+    }
+    payload.registry = null;
+  }
   if (options.registryServer || options.registryUsername || options.registryPasswordStdin) {
     if (!options.registryPasswordStdin) {
       throw new InvalidInputError([
@@ -107,7 +116,8 @@ export function registerDeploy(program: Command): void {
       .option(
         '--registry-password-stdin',
         'read the registry password from stdin (it is sealed before enqueueing)',
-      ),
+      )
+      .option('--clear-registry', "forget the app's registry credentials (uninstalls pull-secret-{app})"),
   ).action(
     action(async (app: string, options: DeployOptions) =>
       submit('deploy', await deployPayloadFrom(app, options), options),
