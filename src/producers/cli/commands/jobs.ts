@@ -97,7 +97,7 @@ export function registerJobs(program: Command): void {
         output.out(
           `enqueued      ${new Date(details.enqueuedAt).toISOString()} by ${details.enqueuedBy ?? '-'}`,
         );
-        output.out(`attempts      ${details.attemptsMade} failed of ${details.maxAttempts} allowed`);
+        output.out(`attempts      ${details.attemptsMade} made of ${details.maxAttempts} allowed`);
         if (details.failedReason) output.out(`error         ${details.failedReason}`);
         output.out(`payload       ${JSON.stringify(details.payload)}`);
         if (details.returnValue !== null && details.returnValue !== undefined)
