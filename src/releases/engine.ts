@@ -32,6 +32,7 @@ import { DiscoveringObjectApi } from './object-api.ts';
 import { ObjectWriter } from './object-writer.ts';
 import { describeRef, keyOf, refOf, withReleaseLabels } from './objects.ts';
 import { decideRecovery, possiblyLive } from './plan.ts';
+import { diagnoseRollouts } from './pod-diagnosis.ts';
 import { type Emit, progressEmitter } from './progress.ts';
 import {
   type Desired,
@@ -126,6 +127,7 @@ export class ReleaseEngine {
       writer: new ObjectWriter(objects, this.live, options.fieldManager ?? 'longshore', retry),
       historyMax: options.historyMax ?? 10,
       pollMs: options.pollMs ?? 100,
+      diagnose: (refs) => diagnoseRollouts(kc, this.live, refs),
     };
   }
 

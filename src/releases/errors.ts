@@ -67,8 +67,10 @@ export class RolloutFailedError extends ReleaseFailedError {
     revision: number,
     readonly object: ObjectRef,
     reason: string,
+    /** What the pods report (ErrImagePull…), when they say something. */
+    readonly problems: string[] = [],
   ) {
-    super(release, revision, reason);
+    super(release, revision, `${reason}${problems.length ? `; ${problems.join('; ')}` : ''}`);
   }
 }
 
@@ -80,8 +82,15 @@ export class RolloutTimeoutError extends ReleaseFailedError {
     revision: number,
     readonly timeoutMs: number,
     readonly pending: string[],
+    /** What the pods report (ErrImagePull…), when they say something. */
+    readonly problems: string[] = [],
   ) {
-    super(release, revision, `timed out after ${timeoutMs / 1000} s waiting for: ${pending.join('; ')}`);
+    super(
+      release,
+      revision,
+      `timed out after ${timeoutMs / 1000} s waiting for: ${pending.join('; ')}` +
+        (problems.length ? `; ${problems.join('; ')}` : ''),
+    );
   }
 }
 

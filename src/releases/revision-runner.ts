@@ -31,6 +31,8 @@ export interface EngineParts {
   writer: ObjectWriter;
   historyMax: number;
   pollMs: number;
+  /** Problems the pods of these workloads report, for a failed or timed-out wait's message. */
+  diagnose(refs: ObjectRef[]): Promise<string[]>;
 }
 
 export interface Work {
@@ -157,9 +159,21 @@ async function waitForWork(
     case 'ready':
       return;
     case 'failed':
-      throw new RolloutFailedError(release, revision, result.ref, result.message);
+      throw new RolloutFailedError(
+        release,
+        revision,
+        result.ref,
+        result.message,
+        await parts.diagnose([result.ref]),
+      );
     case 'timeout':
-      throw new RolloutTimeoutError(release, revision, wait.timeoutMs, result.pending);
+      throw new RolloutTimeoutError(
+        release,
+        revision,
+        wait.timeoutMs,
+        result.pending,
+        await parts.diagnose(targets.filter((t) => t.check === 'rollout').map((t) => t.ref)),
+      );
     case 'aborted':
       throw abortReason(result.reason);
   }

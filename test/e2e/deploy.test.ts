@@ -319,7 +319,7 @@ describe('deploy', () => {
     const failed = await fleet.cli(deployArgs('broken', 'registry.example.com/broken:2'));
     expect(failed.code).toBe(1);
     expect(failed.stderr).toMatch(/failed: .*broken/);
-    expect(failed.stderr).toMatch(/ErrImagePull|ImagePullBackOff|timed out/);
+    expect(failed.stderr).toMatch(/ErrImagePull|ImagePullBackOff/);
     await until(
       () => (store.last('broken')?.status === 'failed' ? true : undefined),
       'revision 2 marked failed',
@@ -352,6 +352,43 @@ describe('deploy', () => {
     await fleet.sim.settle();
     const web = await deployment('broken-web');
     expect(web.spec?.template.spec?.containers[0]?.image).toBe('registry.example.com/broken:1');
+  });
+});
+
+describe('ports and properties', () => {
+  it('changes port maps, and moves every release of the app when its namespace changes', async () => {
+    await ok(deployArgs('mover', 'registry.example.com/mover:1'));
+    const ports = await ok(['ports:set', 'mover', 'http:8080:5000', 'tcp:9000:9000', '--wait']);
+    expect(ports).toMatch(/mover: revision 2 deployed/);
+    const service = await fleet.core.readNamespacedService({ name: 'mover-web', namespace: 'default' });
+    expect(
+      service.spec?.ports?.map((p) => `${p.name} ${p.port}->${p.targetPort} ${p.protocol}`).sort(),
+    ).toEqual(['http-8080-5000 8080->5000 TCP', 'tcp-9000-9000 9000->9000 TCP']);
+
+    const moved = await ok(['properties:set', 'mover', 'namespace', 'mover-ns', '--wait']);
+    expect(moved).toMatch(/namespace mover-ns: created/);
+    const ns = await fleet.core.readNamespace({ name: 'mover-ns' });
+    expect(ns.metadata?.labels?.['app.kubernetes.io/managed-by']).toBe('longshore');
+    for (const name of ['mover-web', 'mover-worker'])
+      expect((await deployment(name, 'mover-ns')).status?.availableReplicas).toBeGreaterThan(0);
+    await fleet.core.readNamespacedSecret({ name: 'config-mover', namespace: 'mover-ns' });
+    await fleet.core.readNamespacedService({ name: 'mover-web', namespace: 'mover-ns' });
+    // Nothing of the app is left behind in the old namespace.
+    await until(
+      async () =>
+        (
+          await fleet.apps.listNamespacedDeployment({
+            namespace: 'default',
+            labelSelector: 'app.kubernetes.io/part-of=mover',
+          })
+        ).items.length === 0 || undefined,
+      'the old Deployments to be deleted',
+    );
+    const leftovers = await fleet.core.listNamespacedSecret({
+      namespace: 'default',
+      fieldSelector: 'metadata.name=config-mover',
+    });
+    expect(leftovers.items).toEqual([]);
   });
 });
 
