@@ -420,6 +420,18 @@ describe('invalid input is refused before any write', () => {
     expect(writes).toEqual([]);
   });
 
+  it('refuses port maps that the chart cannot render, naming the conflict', async () => {
+    const writes = await writesDuring(async () => {
+      // Deployed or not (porty has no image yet), a spec that could never render is refused.
+      for (const app of ['shop', 'porty']) {
+        const result = await fleet.cli(['ports:set', app, 'http:80:5000', 'https:80:5001', '--wait']);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toMatch(new RegExp(`invalid app ${app}: ports`));
+      }
+    });
+    expect(writes).toEqual([]);
+  });
+
   it('refuses an environment over 1 MiB in total, keeping the previous config', async () => {
     const value = 'x'.repeat(100_000);
     const assignments = (prefix: string, n: number) =>

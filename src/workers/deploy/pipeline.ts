@@ -36,6 +36,9 @@ export interface AppChange {
   what: string;
 }
 
+/** Renders the app chart of an app that has no image yet, only to validate its spec. */
+const VALIDATION_IMAGE = 'longshore.invalid/validation-only:0';
+
 type PullSecretPlan =
   | { action: 'install'; rendered: Rendered }
   | { action: 'uninstall' }
@@ -56,9 +59,14 @@ export async function runAppPipeline(
   await ctx.progress({ step: 'validate', message: `rendering the charts of ${app}` });
   const config = renderChart(configChart, { app, namespace, env: change.env }, `config of app ${app}`);
   const pullSecret = await planPullSecret(cluster, spec, namespace, change.registryPassword);
-  const appRelease = spec.image
-    ? renderChart(appChart, appChartValues({ ...spec, image: spec.image }), `app ${app}`)
-    : undefined;
+  // Before the first deploy there is no image and no app release, but the accepted changes are
+  // still rendered (with a stand-in image) so a spec that could never deploy is refused now.
+  const rendered = renderChart(
+    appChart,
+    appChartValues({ ...spec, image: spec.image ?? VALIDATION_IMAGE }),
+    `app ${app}`,
+  );
+  const appRelease = spec.image ? rendered : undefined;
   if (appRelease) await checkMounts(kube.core, namespace, spec.mounts);
 
   // 2. Writes, in dependency order.
