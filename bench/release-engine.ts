@@ -36,6 +36,7 @@ import {
   withConfigRevision,
   writeChart,
 } from './fixtures/release-objects.ts';
+import { type Figures, sleep, Windows } from './fixtures/request-windows.ts';
 
 /** Both simulators get exactly these settings, so neither system runs on an easier cluster. */
 const SIM_OPTIONS: SimOptions = { controllers: true, onControllerError: () => undefined };
@@ -60,16 +61,6 @@ const SYSTEM_LABEL: Record<System, string> = {
   'longshore-cold': 'longshore, cold',
 };
 
-interface Figures {
-  reads: number;
-  writes: number;
-  discovery: number;
-  storageBytes: number;
-  bytesSent: number;
-  bytesReceived: number;
-  wallMs: number;
-}
-
 const METRICS: (keyof Figures)[] = [
   'reads',
   'writes',
@@ -82,70 +73,11 @@ const METRICS: (keyof Figures)[] = [
 
 const COUNTS: (keyof Figures)[] = ['reads', 'writes', 'discovery'];
 
-interface Window {
-  system: System;
-  phase: Phase;
-  start: number;
-  end: number;
-  wallMs: number;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 function parseArgs(argv: string[]): { runs: number } {
   const i = argv.indexOf('--runs');
   const runs = i >= 0 ? Number(argv[i + 1]) : 3;
   if (!Number.isInteger(runs) || runs <= 0) throw new Error('--runs must be a positive integer');
   return { runs };
-}
-
-/**
- * Time windows of the measured calls. Requests are attributed to a window by their start time
- * (`at - durationMs`) rather than by resetting the log, because a watch is logged only when its
- * stream closes: the engine's informers open watches during a phase that stay open until the end.
- */
-class Windows {
-  readonly list: Window[] = [];
-
-  async measure<T>(system: System, phase: Phase, fn: () => Promise<T>): Promise<T> {
-    // A gap on each side, so no request can be placed in two windows by clock rounding.
-    await sleep(20);
-    const start = Date.now();
-    const t0 = performance.now();
-    const result = await fn();
-    const wallMs = performance.now() - t0;
-    const end = Date.now();
-    this.list.push({ system, phase, start, end, wallMs });
-    await sleep(20);
-    return result;
-  }
-
-  figures(records: RequestRecord[], isStorageWrite: (r: RequestRecord) => boolean): Map<string, Figures> {
-    const out = new Map<string, Figures>();
-    for (const w of this.list) {
-      const f: Figures = {
-        reads: 0,
-        writes: 0,
-        discovery: 0,
-        storageBytes: 0,
-        bytesSent: 0,
-        bytesReceived: 0,
-        wallMs: w.wallMs,
-      };
-      for (const r of records) {
-        const started = r.at - r.durationMs;
-        if (started < w.start - 2 || started > w.end + 2) continue;
-        if (r.verb === 'other') f.discovery++;
-        else if (WRITE_VERBS.includes(r.verb)) f.writes++;
-        else f.reads++;
-        if (isStorageWrite(r)) f.storageBytes += r.bytesIn;
-        f.bytesSent += r.bytesIn;
-        if (r.verb !== 'watch') f.bytesReceived += r.bytesOut;
-      }
-      out.set(`${w.system}/${w.phase}`, f);
-    }
-    return out;
-  }
 }
 
 /**
@@ -221,7 +153,7 @@ async function runScenario(helmFirst: boolean): Promise<RunResult> {
   const engineSim = await startSim(SIM_OPTIONS);
   const cli = await kubeCli(helmSim);
   const chartDir = mkdtempSync(join(tmpdir(), 'longshore-bench-chart-'));
-  const windows = new Windows();
+  const windows = new Windows<System, Phase>();
   const notes: string[] = [];
   let cold: EngineHandle | undefined;
   const warm = await (async () => {
@@ -345,8 +277,8 @@ async function runScenario(helmFirst: boolean): Promise<RunResult> {
     await sleep(200);
   }
   const figures = new Map<string, Figures>();
-  const helmWindows = new Windows();
-  const engineWindows = new Windows();
+  const helmWindows = new Windows<System, Phase>();
+  const engineWindows = new Windows<System, Phase>();
   for (const w of windows.list) (w.system === 'helm' ? helmWindows : engineWindows).list.push(w);
   for (const [k, v] of helmWindows.figures(helmSim.requests.entries(), isHelmStorageWrite)) figures.set(k, v);
   for (const [k, v] of engineWindows.figures(engineSim.requests.entries(), isLongshoreStorageWrite))

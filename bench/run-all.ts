@@ -2,11 +2,13 @@
  * `npm run bench [-- NAME [args…]]`: runs the benchmarks, which print their figures and ratios.
  * Benchmarks are never run by `npm test`; tests do not assert timings.
  */
+import { benchDeployPipeline } from './deploy-pipeline.ts';
 import { benchFleetThroughput } from './fleet-throughput.ts';
 import { benchKubeSim } from './kube-sim.ts';
 import { benchReleaseEngine } from './release-engine.ts';
 
 const BENCHES: Record<string, (argv: string[]) => Promise<void>> = {
+  deploy: benchDeployPipeline,
   fleet: benchFleetThroughput,
   'kube-sim': benchKubeSim,
   releases: benchReleaseEngine,
