@@ -37,6 +37,7 @@ export class InformerCache<T extends k8s.KubernetesObject> {
   private delay: number;
   private syncedOnce = false;
   private readonly waiters: (() => void)[] = [];
+  private readonly changeListeners = new Set<() => void>();
 
   constructor(options: InformerCacheOptions<T>) {
     this.delay = options.restartDelayMs ?? 200;
@@ -58,9 +59,29 @@ export class InformerCache<T extends k8s.KubernetesObject> {
     this.informer.on('add', (o) => {
       const pending = this.overlay.get(keyOf(o));
       if (pending && (pending.object === undefined || rvOf(o) >= pending.rv)) this.overlay.delete(keyOf(o));
+      this.notify();
     });
-    this.informer.on('update', seen);
-    this.informer.on('delete', (o) => this.overlay.delete(keyOf(o)));
+    this.informer.on('update', (o) => {
+      seen(o);
+      this.notify();
+    });
+    this.informer.on('delete', (o) => {
+      this.overlay.delete(keyOf(o));
+      this.notify();
+    });
+  }
+
+  /**
+   * Calls `listener` after every event the watch delivers (the cache already holds it), so a
+   * waiter can re-read at once instead of on its next poll. Returns the unsubscribe function.
+   */
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private notify(): void {
+    for (const listener of this.changeListeners) listener();
   }
 
   async start(): Promise<void> {

@@ -89,6 +89,19 @@ export class LiveObjects {
     return ready.cache;
   }
 
+  /** Calls `listener` on every watch event of the caches holding `refs`; returns the unsubscribe function. */
+  async onChange(
+    refs: readonly ObjectRef[],
+    listener: () => void,
+    signal?: AbortSignal,
+  ): Promise<() => void> {
+    const caches = new Set(await Promise.all(refs.map((ref) => this.cache(ref, signal))));
+    const unsubscribes = [...caches].map((cache) => cache.onChange(listener));
+    return () => {
+      for (const unsubscribe of unsubscribes) unsubscribe();
+    };
+  }
+
   /** Records a write in the kind's cache when one runs (a cache started later lists it anyway). */
   async wrote(ref: ObjectRef, object: k8s.KubernetesObject): Promise<void> {
     const slot = this.entries.get(cacheKey(ref));

@@ -1,7 +1,8 @@
 /**
  * Waiting for applied workloads to become ready, from the informer caches: the watch feeds the
- * cache and this reads it every `pollMs` (memory only, no API request), so a 5-minute wait costs
- * no more requests than a 1-second one.
+ * cache, and this re-reads it as soon as a watch event arrives for one of the targets' kinds, and
+ * at least every `pollMs` (memory only, no API request). A 5-minute wait costs no more requests
+ * than a 1-second one, and a finished rollout is noticed when its status arrives, not a poll later.
  */
 import type { ObjectRef } from '../storage/types.ts';
 import type { LiveObjects } from './live-objects.ts';
@@ -31,42 +32,75 @@ export async function waitForTargets(
 ): Promise<WaitResult> {
   const deadline = Date.now() + options.timeoutMs;
   let lastMessage = '';
-  for (;;) {
-    if (options.signal?.aborted) return { state: 'aborted', reason: options.signal.reason };
-    // Through LiveObjects each round: a memory read, and it keeps the caches marked as in use.
-    const objects = await Promise.all(targets.map((t) => live.get(t.ref, options.signal)));
-    const states = targets.map((target, i): Readiness => {
-      const object = objects[i];
-      if (!object)
-        return {
-          state: 'waiting',
-          message: `Waiting for ${target.ref.kind} "${target.ref.name}" to exist...`,
-        };
-      return target.check === 'rollout' ? deploymentReadiness(object) : claimReadiness(object);
-    });
-    const failed = states.findIndex((s) => s.state === 'failed');
-    if (failed !== -1)
-      return { state: 'failed', ref: targets[failed]!.ref, message: states[failed]!.message };
-    const waiting = states.filter((s) => s.state === 'waiting');
-    if (waiting.length === 0) return { state: 'ready' };
-    const message = waiting.map((s) => s.message).join(' ');
-    if (message !== lastMessage) {
-      lastMessage = message;
-      options.onProgress?.({ message, fraction: (states.length - waiting.length) / states.length });
+  const wake = new Wakeup();
+  const unsubscribe = await live.onChange(
+    targets.map((t) => t.ref),
+    () => wake.poke(),
+    options.signal,
+  );
+  try {
+    return await loop();
+  } finally {
+    unsubscribe();
+  }
+
+  async function loop(): Promise<WaitResult> {
+    for (;;) {
+      if (options.signal?.aborted) return { state: 'aborted', reason: options.signal.reason };
+      // Through LiveObjects each round: a memory read, and it keeps the caches marked as in use.
+      const objects = await Promise.all(targets.map((t) => live.get(t.ref, options.signal)));
+      const states = targets.map((target, i): Readiness => {
+        const object = objects[i];
+        if (!object)
+          return {
+            state: 'waiting',
+            message: `Waiting for ${target.ref.kind} "${target.ref.name}" to exist...`,
+          };
+        return target.check === 'rollout' ? deploymentReadiness(object) : claimReadiness(object);
+      });
+      const failed = states.findIndex((s) => s.state === 'failed');
+      if (failed !== -1)
+        return { state: 'failed', ref: targets[failed]!.ref, message: states[failed]!.message };
+      const waiting = states.filter((s) => s.state === 'waiting');
+      if (waiting.length === 0) return { state: 'ready' };
+      const message = waiting.map((s) => s.message).join(' ');
+      if (message !== lastMessage) {
+        lastMessage = message;
+        options.onProgress?.({ message, fraction: (states.length - waiting.length) / states.length });
+      }
+      if (Date.now() >= deadline) return { state: 'timeout', pending: waiting.map((s) => s.message) };
+      await wake.sleep(Math.min(options.pollMs ?? 100, Math.max(1, deadline - Date.now())), options.signal);
     }
-    if (Date.now() >= deadline) return { state: 'timeout', pending: waiting.map((s) => s.message) };
-    await sleep(Math.min(options.pollMs ?? 100, Math.max(1, deadline - Date.now())), options.signal);
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
+/** A sleep that ends early on `poke()` (a watch event) or an abort; a poke while awake is kept for the next sleep. */
+class Wakeup {
+  private pending = false;
+  private wakeNow?: () => void;
+
+  poke(): void {
+    if (this.wakeNow) this.wakeNow();
+    else this.pending = true;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.pending) {
+      this.pending = false;
+      return Promise.resolve();
     }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      const wake = () => done();
+      this.wakeNow = wake;
+      signal?.addEventListener('abort', done, { once: true });
+      function done() {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        resolve();
+      }
+    }).finally(() => {
+      this.wakeNow = undefined;
+    });
+  }
 }
