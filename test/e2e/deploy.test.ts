@@ -84,10 +84,18 @@ async function replicaSetsOf(app: string, namespace = 'default'): Promise<k8s.V1
 
 describe('deploy', () => {
   it('deploys a two-process app with a domain, TLS and a cron task, and shows the steps', async () => {
-    await ok(['properties:set', 'shop', 'tls-issuer', 'letsencrypt', '--wait']);
-    await ok(['domains:add', 'shop', 'shop.example.com', '--wait']);
+    // Accepted before the first deploy: only the app record (in the system namespace) is written.
+    const early = await writesDuring(async () => {
+      await ok(['properties:set', 'shop', 'tls-issuer', 'letsencrypt', '--wait']);
+      await ok(['domains:add', 'shop', 'shop.example.com', '--wait']);
+    });
+    // (The first app of the fleet also creates the system namespace itself.)
+    expect(early.filter((w) => w !== 'create /namespaces /' && !w.includes(' longshore-system/'))).toEqual(
+      [],
+    );
+    expect(early).toContain('patch /secrets longshore-system/longshore.app.shop');
     const out = await ok(deployArgs('shop', 'registry.example.com/shop:1'));
-    expect(out).toMatch(/config-shop: unchanged \(revision 1\)/);
+    expect(out).toMatch(/config-shop: revision 1 deployed/);
     expect(out).toMatch(/shop: waiting for 2 object\(s\), up to 300 s/);
     expect(out).toMatch(/shop: revision 1 deployed/);
     expect(out).toMatch(/completed: deployed registry\.example\.com\/shop:1 \(shop revision 1\)/);

@@ -69,22 +69,32 @@ export async function runAppPipeline(
   const appRelease = spec.image ? rendered : undefined;
   if (appRelease) await checkMounts(kube.core, namespace, spec.mounts);
 
-  // 2. Writes, in dependency order.
-  const created = await ensureNamespace(kube.core, namespace);
-  if (created === 'created') await ctx.log(`namespace ${namespace}: created`);
+  // 2. Writes, in dependency order. An app that has no image yet gets only what it already has
+  // content for: changes accepted before the first deploy write nothing but the saved spec.
+  const configRelease = releaseNames.config(app);
+  const installConfig =
+    appRelease !== undefined ||
+    Object.keys(change.env).length > 0 ||
+    store.deployed(configRelease) !== undefined;
+  if (installConfig || pullSecret.action === 'install') {
+    const created = await ensureNamespace(kube.core, namespace);
+    if (created === 'created') await ctx.log(`namespace ${namespace}: created`);
+  }
 
-  const configResult = await engine.upgrade({
-    app,
-    release: releaseNames.config(app),
-    chart: config.chart,
-    // The values stored with the revision name the keys only; the values are in the Secret.
-    values: { app, namespace, keys: Object.keys(change.env).sort() },
-    objects: config.objects,
-    holder,
-    wait: false,
-    signal: ctx.signal,
-  });
-  await ctx.log(`${configResult.release}: ${outcomeText(configResult.outcome, configResult.revision)}`);
+  if (installConfig) {
+    const configResult = await engine.upgrade({
+      app,
+      release: configRelease,
+      chart: config.chart,
+      // The values stored with the revision name the keys only; the values are in the Secret.
+      values: { app, namespace, keys: Object.keys(change.env).sort() },
+      objects: config.objects,
+      holder,
+      wait: false,
+      signal: ctx.signal,
+    });
+    await ctx.log(`${configResult.release}: ${outcomeText(configResult.outcome, configResult.revision)}`);
+  }
 
   if (pullSecret.action === 'install') {
     const r = await engine.upgrade({
