@@ -47,11 +47,12 @@ import { type PrivateRedis, startPrivateRedis } from '../src/dev/private-redis.t
 import { JobClient } from '../src/jobs/client.ts';
 import { KEY_PREFIX, QUEUE_NAME } from '../src/jobs/keys.ts';
 import { Sealer } from '../src/jobs/sealing.ts';
-import { RELEASE_LABEL } from '../src/releases/index.ts';
+import { deploymentReadiness, RELEASE_LABEL } from '../src/releases/index.ts';
 import { SecretReleaseStore } from '../src/storage/index.ts';
 import type { ReleaseObject } from '../src/storage/types.ts';
 import { type KubeCli, kubeCli } from '../test/helpers/kubectl.ts';
 import { deployPayload, HelmApp, type HelmRelease, setupJobs } from './fixtures/deploy-app.ts';
+import { int, median, printTable, ratio } from './fixtures/report.ts';
 import { type Figures, isWrite, sleep, Windows } from './fixtures/request-windows.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -317,25 +318,10 @@ class RolloutClock {
   constructor(sim: Sim, app: string) {
     this.unsubscribe = sim.store.subscribe((event) => {
       if (event.typeKey !== 'apps/deployments') return;
-      const d = event.object as unknown as {
-        metadata: { name: string; generation?: number; labels?: Record<string, string> };
-        spec?: { replicas?: number };
-        status?: {
-          observedGeneration?: number;
-          replicas?: number;
-          updatedReplicas?: number;
-          availableReplicas?: number;
-        };
-      };
+      const d = event.object as unknown as k8s.V1Deployment & { metadata: { name: string } };
       if (d.metadata.labels?.['app.kubernetes.io/part-of'] !== app) return;
-      const want = d.spec?.replicas ?? 1;
-      const s = d.status ?? {};
-      const complete =
-        event.type !== 'DELETED' &&
-        (s.observedGeneration ?? 0) >= (d.metadata.generation ?? 1) &&
-        (s.updatedReplicas ?? 0) === want &&
-        (s.replicas ?? 0) === want &&
-        (s.availableReplicas ?? 0) === want;
+      // The engine's own definition of "rolled out" (kubectl's), so both systems are timed alike.
+      const complete = event.type !== 'DELETED' && deploymentReadiness(d).state === 'ready';
       const name = d.metadata.name;
       if (!complete) this.completeSince.set(name, undefined);
       else if (this.completeSince.get(name) === undefined) this.completeSince.set(name, Date.now());
@@ -490,20 +476,7 @@ async function runScenario(helmFirst: boolean): Promise<RunResult> {
 // ---------------------------------------------------------------------------------------------
 // Output.
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n < 10 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US'));
-
-function ratio(ours: number, theirs: number): string {
-  if (theirs === 0) return ours === 0 ? '—' : '∞';
-  const r = ours / theirs;
-  return r === 0 ? '0' : r < 0.1 ? r.toFixed(3) : r.toFixed(2);
-}
 
 function formatRow(f: Row): string[] {
   return [
@@ -515,15 +488,6 @@ function formatRow(f: Row): string[] {
     int(f.bytesReceived),
     ms(f.wallMs),
   ];
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  console.log(line(header));
-  console.log(`| ${widths.map((w, i) => (i < 2 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`);
-  for (const r of rows) console.log(line(r));
 }
 
 function formatBreakdown(counts: Map<string, number> | undefined): string {

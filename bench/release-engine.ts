@@ -36,6 +36,7 @@ import {
   withConfigRevision,
   writeChart,
 } from './fixtures/release-objects.ts';
+import { int, median, printTable, ratio } from './fixtures/report.ts';
 import { type Figures, sleep, Windows } from './fixtures/request-windows.ts';
 
 /** Both simulators get exactly these settings, so neither system runs on an easier cluster. */
@@ -410,21 +411,8 @@ async function largestReleases(): Promise<SizeResult> {
   }
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
-const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n < 1 ? n.toFixed(3) : n.toFixed(1));
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MiB`;
-
-function ratio(ours: number, theirs: number): string {
-  if (theirs === 0) return ours === 0 ? '—' : '∞';
-  const r = ours / theirs;
-  return r === 0 ? '0' : r < 0.1 ? r.toFixed(3) : r.toFixed(2);
-}
 
 function formatRow(f: Figures): string[] {
   return [
@@ -436,15 +424,6 @@ function formatRow(f: Figures): string[] {
     int(f.bytesReceived),
     ms(f.wallMs),
   ];
-}
-
-function printTable(header: string[], rows: string[][]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  console.log(line(header));
-  console.log(`| ${widths.map((w, i) => (i < 2 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`);
-  for (const r of rows) console.log(line(r));
 }
 
 export async function benchReleaseEngine(argv: string[]): Promise<void> {

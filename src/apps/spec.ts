@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import {
   appName,
-  cpuQuantity,
   cronSchedule,
   domainName,
   gitSha,
@@ -14,10 +13,9 @@ import {
   nonNegativeInt,
   portMap,
   processType,
-  quantity,
   storageName,
 } from '../jobs/schemas/common.ts';
-import { healthchecks } from '../jobs/schemas/deploy.ts';
+import { healthchecks, processResources } from '../jobs/schemas/deploy.ts';
 import { propertyValues } from '../jobs/schemas/properties.ts';
 
 export const APP_SPEC_VERSION = 1;
@@ -26,15 +24,7 @@ const processSpec = z
   .object({
     command: z.string().min(1).max(4096).optional(),
     replicas: nonNegativeInt(1000),
-    resources: z
-      .object({
-        cpu: cpuQuantity.optional(),
-        memory: quantity.optional(),
-        cpuLimit: cpuQuantity.optional(),
-        memoryLimit: quantity.optional(),
-      })
-      .strict()
-      .optional(),
+    resources: processResources.optional(),
     healthchecks: healthchecks.optional(),
   })
   .strict();

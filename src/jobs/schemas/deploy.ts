@@ -36,19 +36,21 @@ export const healthchecks = z
   .object({ startup: probe.optional(), readiness: probe.optional(), liveness: probe.optional() })
   .strict();
 
+/** CPU and memory requests and limits of a process type. */
+export const processResources = z
+  .object({
+    cpu: cpuQuantity.optional(),
+    memory: quantity.optional(),
+    cpuLimit: cpuQuantity.optional(),
+    memoryLimit: quantity.optional(),
+  })
+  .strict();
+
 const processSpec = z
   .object({
     command: z.string().min(1).max(4096).optional(),
     replicas: nonNegativeInt(1000).optional(),
-    resources: z
-      .object({
-        cpu: cpuQuantity.optional(),
-        memory: quantity.optional(),
-        cpuLimit: cpuQuantity.optional(),
-        memoryLimit: quantity.optional(),
-      })
-      .strict()
-      .optional(),
+    resources: processResources.optional(),
     healthchecks: healthchecks.optional(),
   })
   .strict();
