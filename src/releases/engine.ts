@@ -171,16 +171,8 @@ export class ReleaseEngine {
     return this.deploy({
       app: target.app,
       release: input.release,
-      content,
-      desired: desiredOf(content.objects),
-      digest: target.digest,
       holder: input.holder,
-      mode: 'rollback',
-      rollbackOnFailure: false,
-      continues: ['pending-rollback'],
-      pendingStatus: () => 'pending-rollback',
-      pendingDescription: () => `Rollback to ${target.revision}`,
-      successDescription: () => `Rollback to ${target.revision}`,
+      ...rollbackTo(target, content),
       wait: this.resolveWait(input.wait),
       emit: progressEmitter(input.release, input.onProgress),
       ...(input.signal ? { signal: input.signal } : {}),
@@ -403,18 +395,7 @@ export class ReleaseEngine {
     p.emit('rollback', `rolling back to revision ${target.revision}`, { revision: target.revision });
     try {
       const content = await this.store.read(p.release, target.revision);
-      const result = await this.deploy({
-        ...p,
-        content,
-        desired: desiredOf(content.objects),
-        digest: target.digest,
-        mode: 'rollback',
-        rollbackOnFailure: false,
-        continues: ['pending-rollback'],
-        pendingStatus: () => 'pending-rollback',
-        pendingDescription: () => `Rollback to ${target.revision}`,
-        successDescription: () => `Rollback to ${target.revision}`,
-      });
+      const result = await this.deploy({ ...p, ...rollbackTo(target, content) });
       failure.withRollback({ state: 'rolled-back', revision: result.revision, toRevision: target.revision });
     } catch (err) {
       failure.withRollback({ state: 'failed', reason: err instanceof Error ? err.message : String(err) });
@@ -482,6 +463,39 @@ function runOptions(p: DeployParams, revision: number) {
     wait: p.wait,
     emit: p.emit,
     ...(p.signal ? { signal: p.signal } : {}),
+  };
+}
+
+/**
+ * The deploy parameters that make a rollback (an operator's or rollback-on-failure's): the target's
+ * content as a `pending-rollback` revision, never itself rolled back on failure.
+ */
+function rollbackTo(
+  target: RevisionInfo,
+  content: ReleaseContent,
+): Pick<
+  DeployParams,
+  | 'content'
+  | 'desired'
+  | 'digest'
+  | 'mode'
+  | 'rollbackOnFailure'
+  | 'continues'
+  | 'pendingStatus'
+  | 'pendingDescription'
+  | 'successDescription'
+> {
+  const description = () => `Rollback to ${target.revision}`;
+  return {
+    content,
+    desired: desiredOf(content.objects),
+    digest: target.digest,
+    mode: 'rollback',
+    rollbackOnFailure: false,
+    continues: ['pending-rollback'],
+    pendingStatus: () => 'pending-rollback',
+    pendingDescription: description,
+    successDescription: description,
   };
 }
 
