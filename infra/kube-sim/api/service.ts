@@ -167,19 +167,7 @@ export class ApiService {
         );
       }
     }
-    const rv = incoming.metadata.resourceVersion;
-    if (rv && rv !== old.metadata.resourceVersion) throw statusErrors.conflict(req.type, req.name!);
-    return this.write(req, old, incoming, options, (before, after) =>
-      recordUpdate({
-        kind: req.type.kind,
-        apiVersion: groupVersion(req.type),
-        before,
-        after,
-        manager: options.fieldManager ?? defaultManager(req.userAgent),
-        now: timestampNow(),
-        ...(req.subresource ? { subresource: req.subresource } : {}),
-      }),
-    );
+    return this.writeUpdate(req, old, incoming, options);
   }
 
   patch(req: ApiRequest, contentType: string, body: unknown): KubeObject {
@@ -220,19 +208,7 @@ export class ApiService {
       if (incoming.metadata.name !== req.name)
         throw statusErrors.badRequest('metadata.name: Invalid value: the patch may not change the name');
     }
-    const rv = incoming.metadata.resourceVersion;
-    if (rv && rv !== old.metadata.resourceVersion) throw statusErrors.conflict(req.type, req.name!);
-    return this.write(req, old, incoming, options, (before, after) =>
-      recordUpdate({
-        kind: req.type.kind,
-        apiVersion: groupVersion(req.type),
-        before,
-        after,
-        manager: options.fieldManager ?? defaultManager(req.userAgent),
-        now: timestampNow(),
-        ...(req.subresource ? { subresource: req.subresource } : {}),
-      }),
-    );
+    return this.writeUpdate(req, old, incoming, options);
   }
 
   /** Server-side apply: creates the object when missing, else merges with field ownership. */
@@ -281,6 +257,31 @@ export class ApiService {
       ...(req.subresource ? { subresource: req.subresource } : {}),
     });
     return this.write(req, old, merged, options, (_before, after) => after);
+  }
+
+  /**
+   * The tail of update and patch: a resourceVersion in the body must match the live one (Conflict
+   * otherwise), and managedFields record the write as an Update by its manager.
+   */
+  private writeUpdate(
+    req: ApiRequest,
+    old: KubeObject,
+    incoming: KubeObject,
+    options: ReturnType<typeof writeOptions>,
+  ): KubeObject {
+    const rv = incoming.metadata.resourceVersion;
+    if (rv && rv !== old.metadata.resourceVersion) throw statusErrors.conflict(req.type, req.name!);
+    return this.write(req, old, incoming, options, (before, after) =>
+      recordUpdate({
+        kind: req.type.kind,
+        apiVersion: groupVersion(req.type),
+        before,
+        after,
+        manager: options.fieldManager ?? defaultManager(req.userAgent),
+        now: timestampNow(),
+        ...(req.subresource ? { subresource: req.subresource } : {}),
+      }),
+    );
   }
 
   /** The common tail of update, patch and apply: prepare, default, validate, store. */
