@@ -4,6 +4,7 @@
  */
 import { loadFleetConfig } from '../core/env.ts';
 import { createLogger } from '../core/logger.ts';
+import { exitOnSignals } from '../core/signals.ts';
 import { FleetWorker } from './fleet-worker.ts';
 import type { HandlerRegistry } from './handler-registry.ts';
 import { defaultHandlers } from './handlers/index.ts';
@@ -22,23 +23,6 @@ export async function runWorkerProcess(options: WorkerProcessOptions = {}): Prom
     registry: options.registry ?? defaultHandlers(),
     ...(options.concurrency ? { concurrency: options.concurrency } : {}),
   });
-  let signalled = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    signalled = true;
-    logger.info({ signal }, 'signal received');
-    fleet.shutdown().then(
-      () => process.exit(0),
-      (err: Error) => {
-        logger.error({ err: err.message }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  exitOnSignals(logger, 'shutdown', () => fleet.shutdown());
   return fleet;
 }

@@ -5,6 +5,7 @@
 import { loadFleetConfig } from '../../core/env.ts';
 import { ConfigError } from '../../core/errors.ts';
 import { createLogger } from '../../core/logger.ts';
+import { exitOnSignals } from '../../core/signals.ts';
 import { SyncScheduler } from './sync-scheduler.ts';
 
 export async function runSchedulerProcess(): Promise<SyncScheduler> {
@@ -17,20 +18,6 @@ export async function runSchedulerProcess(): Promise<SyncScheduler> {
   const logger = createLogger(config.logLevel, { component: 'scheduler' });
   const scheduler = SyncScheduler.fromConfig(config, logger);
   scheduler.start();
-  let signalled = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (signalled) process.exit(1);
-    signalled = true;
-    logger.info({ signal }, 'signal received');
-    scheduler.stop().then(
-      () => process.exit(0),
-      (err: Error) => {
-        logger.error({ err: err.message }, 'stop failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
+  exitOnSignals(logger, 'stop', () => scheduler.stop());
   return scheduler;
 }
