@@ -43,7 +43,7 @@ export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
     next.processes = processes;
   } else if (Object.keys(next.processes).length === 0) {
     // An image deployed without a Procfile runs its default command as `web`.
-    next.processes = { web: { replicas: 1 } };
+    next.processes = { web: { replicas: defaultReplicas('web') } };
   }
   if (payload.cron) {
     next.cron = payload.cron.map((t) => ({

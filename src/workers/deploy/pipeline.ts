@@ -117,8 +117,9 @@ export async function runAppPipeline(
   if (appRelease) {
     const forward = progressForwarder(ctx, app);
     const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
+    let result: Awaited<ReturnType<typeof engine.upgrade>>;
     try {
-      const result = await engine.upgrade({
+      result = await engine.upgrade({
         app,
         release: releaseNames.app(app),
         chart: appRelease.chart,
@@ -131,17 +132,17 @@ export async function runAppPipeline(
         onProgress: forward.listener,
         signal: ctx.signal,
       });
-      revision = result.revision;
-      await forward.flush();
-      await ctx.log(`${app}: ${outcomeText(result.outcome, result.revision)}`);
     } finally {
+      // The engine's steps reach the job before the outcome (or the failure) does.
       await forward.flush();
     }
+    revision = result.revision;
+    await ctx.log(`${app}: ${outcomeText(result.outcome, result.revision)}`);
 
-    const pruned = await prunePullSecrets(kube.apps, namespace, app, imagePullSecretsOf(spec));
-    for (const p of pruned)
+    const pullSecrets = imagePullSecretsOf(spec);
+    for (const p of await prunePullSecrets(kube.apps, namespace, app, pullSecrets))
       await ctx.log(
-        `Deployment ${p.name}: imagePullSecrets [${p.before.join(', ')}] replaced by [${imagePullSecretsOf(spec).join(', ')}]`,
+        `Deployment ${p.name}: imagePullSecrets [${p.before.join(', ')}] replaced by [${pullSecrets.join(', ')}]`,
       );
   }
 
