@@ -3,7 +3,7 @@
  * out, or an InvalidInputError naming the problem (before anything is written). Lists are kept
  * sorted and deduplicated so equal specs render equal objects.
  */
-import { InvalidInputError } from '../core/errors.ts';
+import { type FieldIssue, InvalidInputError } from '../core/errors.ts';
 import type { DeployPayload } from '../jobs/schemas/deploy.ts';
 import type { DomainsPayload } from '../jobs/schemas/domains.ts';
 import type { ListAction } from '../jobs/schemas/list-change.ts';
@@ -19,31 +19,28 @@ export function defaultReplicas(type: string): number {
 }
 
 /**
- * A deploy sets the image and source. Processes, when the deploy carries them (Procfile/app.json),
- * replace the process set; replica counts and resources of types that already existed carry over
- * unless the deploy names them (app.json `formation`). Cron tasks, when given, replace the list.
+ * A deploy sets the image and source. Processes, when the deploy carries them (a Procfile),
+ * replace the process set: that is the only way a process type is removed. Replicas, resources
+ * and probes of types that already existed carry over. app.json `formation` then sets replicas and
+ * `healthchecks` sets probes, of types in that set only: a formation or healthcheck naming a type
+ * the app does not have is refused (it used to create that type and, without a Procfile, drop the
+ * others). Cron tasks, when given, replace the list.
  */
 export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
   const next = structuredClone(spec);
   next.image = payload.image;
   if (payload.source) next.source = payload.source;
   else delete next.source;
-  if (payload.processes) {
-    const processes: Record<string, ProcessSpec> = {};
-    for (const [type, given] of Object.entries(payload.processes)) {
-      const before = spec.processes[type];
-      const resources = given.resources ?? before?.resources;
-      processes[type] = {
-        ...(given.command ? { command: given.command } : {}),
-        replicas: given.replicas ?? before?.replicas ?? defaultReplicas(type),
-        ...(resources ? { resources } : {}),
-        ...(given.healthchecks ? { healthchecks: given.healthchecks } : {}),
-      };
+  next.processes = processSetOf(spec, payload);
+  refuseUnknownTypes(spec.app, next.processes, payload);
+  for (const [type, { replicas }] of Object.entries(payload.formation ?? {}))
+    if (replicas !== undefined) next.processes[type]!.replicas = replicas;
+  if (payload.healthchecks) {
+    for (const [type, process] of Object.entries(next.processes)) {
+      const probes = payload.healthchecks[type];
+      if (probes && Object.keys(probes).length > 0) process.healthchecks = probes;
+      else delete process.healthchecks;
     }
-    next.processes = processes;
-  } else if (Object.keys(next.processes).length === 0) {
-    // An image deployed without a Procfile runs its default command as `web`.
-    next.processes = { web: { replicas: defaultReplicas('web') } };
   }
   if (payload.cron) {
     next.cron = payload.cron.map((t) => ({
@@ -58,6 +55,55 @@ export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
     next.registry = { server: payload.registry.server, username: payload.registry.username };
   else if (payload.registry === null) delete next.registry;
   return next;
+}
+
+/** The process types a deploy runs: the Procfile's when it carries one, else the app's own. */
+function processSetOf(spec: AppSpec, payload: DeployPayload): Record<string, ProcessSpec> {
+  if (!payload.processes) {
+    // An image deployed without a Procfile runs its default command as `web`.
+    if (Object.keys(spec.processes).length === 0) return { web: { replicas: defaultReplicas('web') } };
+    return structuredClone(spec.processes);
+  }
+  const processes: Record<string, ProcessSpec> = {};
+  for (const [type, given] of Object.entries(payload.processes)) {
+    const before = spec.processes[type];
+    const resources = given.resources ?? before?.resources;
+    const healthchecks = given.healthchecks ?? before?.healthchecks;
+    processes[type] = {
+      ...(given.command ? { command: given.command } : {}),
+      replicas: given.replicas ?? before?.replicas ?? defaultReplicas(type),
+      ...(resources ? { resources: structuredClone(resources) } : {}),
+      ...(healthchecks ? { healthchecks: structuredClone(healthchecks) } : {}),
+    };
+  }
+  return processes;
+}
+
+function refuseUnknownTypes(
+  app: string,
+  processes: Record<string, ProcessSpec>,
+  payload: DeployPayload,
+): void {
+  const known = Object.keys(processes).sort();
+  const have = payload.processes
+    ? `the deploy's Procfile declares: ${known.join(', ')}`
+    : `the app has: ${known.join(', ')} (a deploy whose Procfile declares a type adds it)`;
+  const issues: FieldIssue[] = [];
+  for (const field of ['formation', 'healthchecks'] as const) {
+    for (const type of Object.keys(payload[field] ?? {}).sort()) {
+      if (!processes[type]) {
+        issues.push({ path: field, message: `names process type "${type}"; ${have}` });
+      }
+    }
+  }
+  if (issues.length > 0) throw new InvalidInputError(issues, `deploy of ${app}`);
+}
+
+/** Process types a deploy removes: those the app had that its Procfile no longer declares. */
+export function removedProcessTypes(before: AppSpec, after: AppSpec): string[] {
+  return Object.keys(before.processes)
+    .filter((type) => !after.processes[type])
+    .sort();
 }
 
 export function applyScale(spec: AppSpec, payload: ScalePayload): AppSpec {

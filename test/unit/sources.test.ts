@@ -1,11 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { InvalidInputError } from '../../src/core/errors.ts';
 import { parseAppJson } from '../../src/producers/sources/app-json.ts';
 import { parseProcfile } from '../../src/producers/sources/procfile.ts';
+
+/** The issues an input is refused with, as `path: message` lines. */
+function refusal(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof InvalidInputError)
+      return err.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message));
+    throw err;
+  }
+  throw new Error('expected the input to be refused');
+}
+
+const appJson = (doc: unknown) => () => parseAppJson(JSON.stringify(doc));
 
 describe('Procfile', () => {
   it('reads process types and commands, skipping comments and blank lines', () => {
     const text =
-      '# processes\nweb: bundle exec puma -p $PORT\n\nworker:   sidekiq -C config/sidekiq.yml\nrelease: rake db:migrate\n';
+      '# processes\nweb: bundle exec puma -p $PORT\r\n\nworker:   sidekiq -C config/sidekiq.yml\nrelease: rake db:migrate\n';
     expect(parseProcfile(text)).toEqual({
       web: { command: 'bundle exec puma -p $PORT' },
       worker: { command: 'sidekiq -C config/sidekiq.yml' },
@@ -14,8 +29,32 @@ describe('Procfile', () => {
   });
 
   it('names the line of each problem', () => {
-    expect(() => parseProcfile('web: a\nnot a process line\nWeb_2: b\nweb: c\nempty:\n')).toThrow(
-      /Procfile:2: expected "type: command"; Procfile:3: process type "Web_2" must be lowercase.*; Procfile:4: process type "web" is defined twice; Procfile:5: process type "empty" has no command/,
+    expect(refusal(() => parseProcfile('web: a\nnot a process line\nWeb_2: b\nweb: c\nempty:\n'))).toEqual([
+      'line 2: expected "type: command" (e.g. "web: bin/server"), got "not a process line"',
+      expect.stringMatching(/^line 3: process type "Web_2" must be lowercase letters, digits and "-"/),
+      'line 4: process type "web" is defined twice (first on line 1)',
+      'line 5: process type "empty" has no command',
+    ]);
+  });
+
+  it('refuses process types that cannot be part of a Kubernetes name', () => {
+    expect(refusal(() => parseProcfile('1web: a\n')).join()).toMatch(/line 1: process type "1web" must be/);
+    expect(refusal(() => parseProcfile('web-: a\n')).join()).toMatch(/line 1: process type "web-" must be/);
+    expect(refusal(() => parseProcfile(`${'w'.repeat(21)}: a\n`)).join()).toMatch(/at most 20 characters/);
+  });
+
+  it('refuses a Procfile with no process type, and a command longer than a payload takes', () => {
+    expect(refusal(() => parseProcfile('# nothing here\n\n'))).toEqual([
+      expect.stringMatching(/^declares no process type/),
+    ]);
+    expect(refusal(() => parseProcfile(`web: ${'x'.repeat(4097)}\n`))).toEqual([
+      'line 1: the command of "web" is 4097 characters; at most 4096',
+    ]);
+  });
+
+  it('names the file in the error', () => {
+    expect(() => parseProcfile('nope\n', '/src/Procfile')).toThrow(
+      /^invalid \/src\/Procfile: line 1: expected/,
     );
   });
 });
@@ -24,22 +63,167 @@ describe('app.json', () => {
   it('maps formation, cron and healthchecks', () => {
     const parts = parseAppJson(
       JSON.stringify({
-        formation: { web: { quantity: 2 }, worker: { quantity: 0 } },
-        cron: [{ command: 'rake report', schedule: '@daily', concurrency_policy: 'replace' }],
-        healthchecks: { web: [{ type: 'readiness', path: '/health', port: 5000, timeout: 3, attempts: 4 }] },
+        name: 'shop',
+        env: { SECRET_KEY: { generator: 'secret' } },
+        formation: { web: { quantity: 2, max_parallel: 1 }, worker: { quantity: 0 }, clock: {} },
+        cron: [
+          { command: 'rake report', schedule: '@daily', concurrency_policy: 'replace' },
+          { command: 'rake sweep', schedule: '0 1 * * *', maintenance: true },
+        ],
+        healthchecks: {
+          web: [
+            { type: 'readiness', name: 'ready', path: '/health', port: 5000, timeout: 3, attempts: 4 },
+            { type: 'liveness', command: ['/bin/check', '--live'], wait: 10, initialDelay: 0 },
+            { listening: true },
+          ],
+          worker: [],
+        },
       }),
     );
-    expect(parts.replicas).toEqual({ web: 2, worker: 0 });
+    expect(parts.formation).toEqual({ web: { replicas: 2 }, worker: { replicas: 0 }, clock: {} });
     expect(parts.cron).toEqual([
-      { command: 'rake report', schedule: '@daily', concurrencyPolicy: 'Replace' },
+      { command: 'rake report', schedule: '@daily', concurrencyPolicy: 'Replace', suspend: false },
+      { command: 'rake sweep', schedule: '0 1 * * *', concurrencyPolicy: 'Forbid', suspend: true },
     ]);
-    expect(parts.healthchecks.web).toEqual({
-      readiness: { type: 'http', path: '/health', port: 5000, timeoutSeconds: 3, failureThreshold: 4 },
+    expect(parts.healthchecks).toEqual({
+      web: {
+        readiness: { type: 'http', path: '/health', port: 5000, timeoutSeconds: 3, failureThreshold: 4 },
+        liveness: {
+          type: 'exec',
+          command: ['/bin/check', '--live'],
+          periodSeconds: 10,
+          initialDelaySeconds: 0,
+        },
+        startup: { type: 'tcp' },
+      },
+      worker: {},
     });
   });
 
-  it('refuses text that is not a JSON object', () => {
-    expect(() => parseAppJson('{nope')).toThrow(/app\.json: is not valid JSON/);
-    expect(() => parseAppJson('[1]')).toThrow(/must be a JSON object/);
+  it('leaves out what the file does not have, so the app keeps it', () => {
+    expect(parseAppJson('{"name":"x"}')).toEqual({ formation: {} });
+    expect(parseAppJson('{"cron":[],"healthchecks":{}}')).toEqual({
+      formation: {},
+      cron: [],
+      healthchecks: {},
+    });
+    expect(parseAppJson('{"formation":null,"cron":null}')).toEqual({ formation: {} });
+  });
+
+  it('refuses text that is not a JSON object, with the parse error and where it is', () => {
+    expect(refusal(() => parseAppJson('{\n  "formation": {nope}\n}'))).toEqual([
+      expect.stringMatching(/^is not valid JSON: .*position 18.*line 2 column 17/),
+    ]);
+    expect(() => parseAppJson('{nope', '/src/app.json')).toThrow(
+      /^invalid \/src\/app\.json: is not valid JSON/,
+    );
+    expect(refusal(() => parseAppJson(''))).toEqual([expect.stringMatching(/^is not valid JSON/)]);
+    expect(refusal(() => parseAppJson('[1]'))).toEqual(['must be a JSON object; got a list']);
+    expect(refusal(() => parseAppJson('null'))).toEqual(['must be a JSON object; got null']);
+    expect(refusal(() => parseAppJson('"x"'))).toEqual(['must be a JSON object; got the string "x"']);
+  });
+
+  it('refuses each malformed cron shape with its path', () => {
+    expect(refusal(appJson({ cron: 'x' }))).toEqual([
+      'cron: must be a list of cron tasks, e.g. [{"command": "bin/report", "schedule": "@daily"}]; got the string "x"',
+    ]);
+    expect(refusal(appJson({ cron: [null] }))).toEqual([
+      'cron[0]: must be a cron task (an object); got null',
+    ]);
+    expect(refusal(appJson({ cron: [{ schedule: '@daily' }] }))).toEqual([
+      'cron[0].command: is required (a command (a non-empty string))',
+    ]);
+    expect(refusal(appJson({ cron: [{ command: 'x', schedule: 5 }] }))).toEqual([
+      'cron[0].schedule: must be a schedule such as "0 1 * * *" or "@daily"; got the number 5',
+    ]);
+    expect(refusal(appJson({ cron: [{ command: 'x', schedule: '* * *' }] }))).toEqual([
+      expect.stringMatching(/^cron\[0\]\.schedule: must have 5 fields .*; got 3$/),
+    ]);
+    expect(
+      refusal(appJson({ cron: [{ command: 'x', schedule: '@daily', concurrency_policy: 'never' }] })),
+    ).toEqual(['cron[0].concurrency_policy: must be one of allow, forbid, replace; got the string "never"']);
+    expect(refusal(appJson({ cron: [{ command: 'x', schedule: '@daily', maintenance: 'yes' }] }))).toEqual([
+      'cron[0].maintenance: must be true or false; got the string "yes"',
+    ]);
+    expect(refusal(appJson({ cron: [{ command: 'x', schedule: '@daily', comand: 'y' }] }))).toEqual([
+      'cron[0]: unknown key "comand" (a cron task takes command, schedule, concurrency_policy, maintenance, suspend, name, description)',
+    ]);
+  });
+
+  it('refuses each malformed healthcheck shape with its path', () => {
+    expect(refusal(appJson({ healthchecks: { web: 5 } }))).toEqual([
+      'healthchecks.web: must be a list of healthchecks, e.g. [{"type": "startup", "path": "/"}]; got the number 5',
+    ]);
+    expect(refusal(appJson({ healthchecks: { web: 'abc' } }))).toEqual([
+      'healthchecks.web: must be a list of healthchecks, e.g. [{"type": "startup", "path": "/"}]; got the string "abc"',
+    ]);
+    expect(refusal(appJson({ healthchecks: [] }))).toEqual([
+      'healthchecks: must be an object of process types, e.g. {"web": [{"type": "startup", "path": "/"}]}; got a list',
+    ]);
+    expect(refusal(appJson({ healthchecks: { web: ['abc'] } }))).toEqual([
+      'healthchecks.web[0]: must be a healthcheck (an object); got the string "abc"',
+    ]);
+    expect(
+      refusal(appJson({ healthchecks: { web: [{ type: 'ready', path: 'health', port: '5000' }] } })),
+    ).toEqual([
+      'healthchecks.web[0].type: must be one of startup, readiness, liveness; got the string "ready"',
+      'healthchecks.web[0].path: must start with "/" (an HTTP path such as "/health")',
+      'healthchecks.web[0].port: must be a whole number from 1 to 65535; got the string "5000"',
+    ]);
+    expect(refusal(appJson({ healthchecks: { web: [{ port: 0, timeout: 1.5, attempts: 0 }] } }))).toEqual([
+      'healthchecks.web[0].port: must be a whole number from 1 to 65535; got the number 0',
+      'healthchecks.web[0].timeout: must be a whole number from 1 to 3600 (seconds); got the number 1.5',
+      'healthchecks.web[0].attempts: must be a whole number from 1 to 100; got the number 0',
+    ]);
+    expect(refusal(appJson({ healthchecks: { web: [{ command: 'check.sh' }] } }))).toEqual([
+      'healthchecks.web[0].command: must be a command as a list of strings, e.g. ["/app/check.sh", "--ready"]; got the string "check.sh"',
+    ]);
+    expect(refusal(appJson({ healthchecks: { web: [{ command: ['x'], path: '/' }] } }))).toEqual([
+      'healthchecks.web[0]: has both "command" (an exec check) and "path" (an HTTP check); give one',
+    ]);
+    expect(
+      refusal(appJson({ healthchecks: { web: [{ path: '/' }, { type: 'startup', path: '/b' }] } })),
+    ).toEqual([
+      'healthchecks.web[1]: is a second startup check (the first is [0]); a Kubernetes container has one startup probe',
+    ]);
+    expect(refusal(appJson({ healthchecks: { web: [{ type: 'startup', uptime: 10 }] } }))).toEqual([
+      'healthchecks.web[0].uptime: is not supported by longshore: Kubernetes has no uptime probe; use "path", "command" or "listening": true',
+    ]);
+    expect(refusal(appJson({ healthchecks: { web: [{ path: '/', scheme: 'https' }] } }))).toEqual([
+      'healthchecks.web[0].scheme: must be "http" (https probes are not supported by longshore); got the string "https"',
+    ]);
+    expect(refusal(appJson({ healthchecks: { Web_1: [] } }))).toEqual([
+      expect.stringMatching(/^healthchecks\.Web_1: "Web_1" is not a process type name: must be lowercase/),
+    ]);
+  });
+
+  it('refuses each malformed formation shape with its path', () => {
+    expect(refusal(appJson({ formation: [] }))).toEqual([
+      'formation: must be an object of process types, e.g. {"web": {"quantity": 2}}; got a list',
+    ]);
+    expect(refusal(appJson({ formation: { web: 2 } }))).toEqual([
+      'formation.web: must be a formation entry (an object); got the number 2',
+    ]);
+    expect(refusal(appJson({ formation: { web: { quantity: '2' } } }))).toEqual([
+      'formation.web.quantity: must be a whole number from 0 to 1000; got the string "2"',
+    ]);
+    expect(refusal(appJson({ formation: { web: { quantity: -1 } } }))).toEqual([
+      'formation.web.quantity: must be a whole number from 0 to 1000; got the number -1',
+    ]);
+    expect(refusal(appJson({ formation: { web: { quantity: 1001 } } }))).toEqual([
+      'formation.web.quantity: must be a whole number from 0 to 1000; got the number 1001',
+    ]);
+    expect(refusal(appJson({ formation: { web: { quantitiy: 2 } } }))).toEqual([
+      'formation.web: unknown key "quantitiy" (a formation entry takes quantity, max_parallel, autoscaling, service)',
+    ]);
+    expect(refusal(appJson({ formation: { 'my worker': { quantity: 1 } } }))).toEqual([
+      expect.stringMatching(/^formation\["my worker"\]: "my worker" is not a process type name/),
+    ]);
+  });
+
+  it('names every problem of a file at once', () => {
+    expect(refusal(appJson({ cron: [null], healthchecks: { web: 5 }, formation: { web: 2 } }))).toHaveLength(
+      3,
+    );
   });
 });

@@ -76,8 +76,25 @@ export const deployPayload = z
       })
       .strict()
       .optional(),
-    /** Procfile / app.json derived process types; absent keeps the app's current processes. */
+    /**
+     * The process set (from a Procfile): these types replace the app's, and a type the app had
+     * that is not here is removed (its Deployment deleted). Absent keeps the app's processes —
+     * the only way to remove a process type is a deploy whose Procfile lacks it.
+     */
     processes: z.record(processType, processSpec).optional(),
+    /**
+     * app.json `formation`: replicas of process types the app has (or that `processes` declares);
+     * naming any other type refuses the deploy, even without a quantity. Types not named, or named
+     * without `replicas`, keep their replicas.
+     */
+    formation: z
+      .record(processType, z.object({ replicas: nonNegativeInt(1000).optional() }).strict())
+      .optional(),
+    /**
+     * app.json `healthchecks`, when the file has that key: the probes of every process type (a type
+     * not named has none). Absent keeps the probes the app has. Types must be the app's, as above.
+     */
+    healthchecks: z.record(processType, healthchecks).optional(),
     cron: z.array(cronTask).max(100, 'must have at most 100 cron tasks').optional(),
     /**
      * Registry credentials for `pull-secret-{app}` (the password sealed); `null` forgets them and

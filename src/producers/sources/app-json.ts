@@ -1,87 +1,108 @@
 /**
  * app.json as Dokku reads it: `formation` (replica counts), `cron` (scheduled tasks) and
- * `healthchecks` (probes per process type). Only the parts longshore deploys are taken; the
- * payload schema validates them.
+ * `healthchecks` (probes per process type), validated by the schema in app-json-schema.ts and
+ * turned into the deploy payload's shapes. Pure: text in, parts out, or an InvalidInputError that
+ * names every problem by its JSON path (`healthchecks.web[0].port`).
  */
-import { InvalidInputError } from '../../core/errors.ts';
+import type { z } from 'zod';
+import { type FieldIssue, InvalidInputError } from '../../core/errors.ts';
+import type { DeployPayload } from '../../jobs/schemas/deploy.ts';
+import { type AppJsonHealthcheck, appJsonDocument } from './app-json-schema.ts';
 
-interface AppJson {
-  formation?: Record<string, { quantity?: number }>;
-  cron?: { command: string; schedule: string; concurrency_policy?: string; suspend?: boolean }[];
-  healthchecks?: Record<
-    string,
-    {
-      type?: string;
-      path?: string;
-      port?: number;
-      command?: string[];
-      initialDelay?: number;
-      timeout?: number;
-      attempts?: number;
-      wait?: number;
-    }[]
-  >;
-}
+/** Largest app.json the CLI reads (Dokku's samples are a few KiB; a Secret holds 1 MiB in all). */
+export const APP_JSON_MAX_BYTES = 1024 * 1024;
+
+type Probes = NonNullable<NonNullable<DeployPayload['healthchecks']>[string]>;
+type Probe = NonNullable<Probes['startup']>;
 
 export interface AppJsonParts {
-  replicas: Record<string, number>;
-  cron: {
-    command: string;
-    schedule: string;
-    concurrencyPolicy?: 'Allow' | 'Forbid' | 'Replace';
-    suspend?: boolean;
-  }[];
-  healthchecks: Record<string, Record<string, unknown>>;
+  /** Every process type `formation` names, with its `quantity` as `replicas` when it has one. */
+  formation: NonNullable<DeployPayload['formation']>;
+  /** Probes per process type; absent when app.json has no `healthchecks` (the app keeps its own). */
+  healthchecks?: Record<string, Probes>;
+  /** Absent when app.json has no `cron` (the app keeps its tasks); `[]` removes them all. */
+  cron?: NonNullable<DeployPayload['cron']>;
 }
 
-const POLICY: Record<string, 'Allow' | 'Forbid' | 'Replace'> = {
-  allow: 'Allow',
-  forbid: 'Forbid',
-  replace: 'Replace',
-};
+/** `formation.web.quantity`, `cron[0].schedule`: the path as a person would write it in the file. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else if (typeof part === 'string' && /^[A-Za-z_$][\w$-]*$/.test(part)) out += out ? `.${part}` : part;
+    else out += `[${JSON.stringify(String(part))}]`;
+  }
+  return out;
+}
+
+export function issuesOf(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((issue) => ({ path: jsonPath(issue.path), message: issue.message }));
+}
+
+/** Where in the text a JSON.parse error points: V8 says `position N`; people want line and column. */
+function parseErrorMessage(err: Error, text: string): string {
+  const message = err.message;
+  const at = /at position (\d+)/.exec(message);
+  if (!at || /line \d+/.test(message)) return message;
+  const position = Number(at[1]);
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return `${message} (line ${line} column ${column})`;
+}
+
+function probeOf(check: AppJsonHealthcheck): Probe {
+  return {
+    type: check.command ? 'exec' : check.path ? 'http' : 'tcp',
+    ...(check.path ? { path: check.path } : {}),
+    ...(check.port !== undefined ? { port: check.port } : {}),
+    ...(check.command ? { command: check.command } : {}),
+    ...(check.initialDelay !== undefined ? { initialDelaySeconds: check.initialDelay } : {}),
+    ...(check.timeout !== undefined ? { timeoutSeconds: check.timeout } : {}),
+    ...(check.wait !== undefined ? { periodSeconds: check.wait } : {}),
+    ...(check.attempts !== undefined ? { failureThreshold: check.attempts } : {}),
+  };
+}
+
+const POLICY = { allow: 'Allow', forbid: 'Forbid', replace: 'Replace' } as const;
 
 export function parseAppJson(text: string, source = 'app.json'): AppJsonParts {
-  let doc: AppJson;
+  let raw: unknown;
   try {
-    doc = JSON.parse(text) as AppJson;
+    raw = JSON.parse(text);
   } catch (err) {
-    throw new InvalidInputError([{ path: source, message: `is not valid JSON: ${(err as Error).message}` }]);
+    throw new InvalidInputError(
+      [{ path: '', message: `is not valid JSON: ${parseErrorMessage(err as Error, text)}` }],
+      source,
+    );
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
-    throw new InvalidInputError([{ path: source, message: 'must be a JSON object' }]);
-  }
-  const replicas: Record<string, number> = {};
-  for (const [type, entry] of Object.entries(doc.formation ?? {})) {
-    if (entry && typeof entry.quantity === 'number') replicas[type] = entry.quantity;
-  }
-  const cron = (doc.cron ?? []).map((task) => ({
-    command: task.command,
-    schedule: task.schedule,
-    ...(task.concurrency_policy
-      ? {
-          concurrencyPolicy:
-            POLICY[task.concurrency_policy.toLowerCase()] ?? (task.concurrency_policy as 'Allow'),
-        }
-      : {}),
-    ...(task.suspend !== undefined ? { suspend: task.suspend } : {}),
-  }));
-  const healthchecks: Record<string, Record<string, unknown>> = {};
-  for (const [type, checks] of Object.entries(doc.healthchecks ?? {})) {
-    const probes: Record<string, unknown> = {};
-    for (const check of checks ?? []) {
-      const kind = (check.type ?? 'startup').toLowerCase();
-      probes[kind] = {
-        type: check.command ? 'exec' : check.path ? 'http' : 'tcp',
-        ...(check.path ? { path: check.path } : {}),
-        ...(check.port ? { port: check.port } : {}),
-        ...(check.command ? { command: check.command } : {}),
-        ...(check.initialDelay !== undefined ? { initialDelaySeconds: check.initialDelay } : {}),
-        ...(check.timeout !== undefined ? { timeoutSeconds: check.timeout } : {}),
-        ...(check.wait !== undefined ? { periodSeconds: check.wait } : {}),
-        ...(check.attempts !== undefined ? { failureThreshold: check.attempts } : {}),
-      };
+  const parsed = appJsonDocument.safeParse(raw);
+  if (!parsed.success) throw new InvalidInputError(issuesOf(parsed.error), source);
+  const doc = parsed.data;
+
+  const formation: AppJsonParts['formation'] = {};
+  for (const [type, entry] of Object.entries(doc.formation ?? {}))
+    formation[type] = entry.quantity !== undefined ? { replicas: entry.quantity } : {};
+
+  const parts: AppJsonParts = { formation };
+  if (doc.healthchecks) {
+    parts.healthchecks = {};
+    for (const [type, checks] of Object.entries(doc.healthchecks)) {
+      const probes: Probes = {};
+      for (const check of checks) probes[check.type ?? 'startup'] = probeOf(check);
+      parts.healthchecks[type] = probes;
     }
-    healthchecks[type] = probes;
   }
-  return { replicas, cron, healthchecks };
+  if (doc.cron) {
+    parts.cron = doc.cron.map((task) => {
+      const suspend = task.maintenance ?? task.suspend;
+      return {
+        command: task.command,
+        schedule: task.schedule,
+        concurrencyPolicy: POLICY[task.concurrency_policy ?? 'forbid'],
+        suspend: suspend ?? false,
+      };
+    });
+  }
+  return parts;
 }

@@ -1,7 +1,9 @@
 /** `deploy`: a new image (and Procfile/app.json processes, cron, registry credentials) for an app. */
 
-import { envDigest } from '../../apps/chart-values.ts';
-import { applyDeploy } from '../../apps/mutations.ts';
+import { deploymentName, ingressNames, webServiceName } from '../../../charts/index.ts';
+import { envDigest, portsOf } from '../../apps/chart-values.ts';
+import { applyDeploy, removedProcessTypes } from '../../apps/mutations.ts';
+import type { AppSpec } from '../../apps/spec.ts';
 import type { DeployPayload } from '../../jobs/schemas/deploy.ts';
 import { sealContext } from '../../jobs/sealing.ts';
 import { loadAppState } from '../app-state.ts';
@@ -12,15 +14,36 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   const { app, registry } = ctx.payload;
   const cluster = await ctx.services.cluster();
   const state = await loadAppState(cluster.store, app);
+  // Refuses (before anything is written) a formation or healthcheck naming a type the app lacks.
   // A deploy restarts every pod anyway, so it picks up config set with --no-restart.
   const spec = { ...applyDeploy(state.spec, ctx.payload), configDigest: envDigest(state.env) };
   const registryPassword = registry
     ? ctx.services.sealer.open(registry.password, sealContext.registryPassword(app))
     : registry; // null forgets the credentials, undefined keeps them
-  return runAppPipeline(ctx, cluster, {
+  const result = await runAppPipeline(ctx, cluster, {
     spec,
     env: state.env,
     ...(registryPassword !== undefined ? { registryPassword } : {}),
     what: `deployed ${ctx.payload.image}`,
   });
+  // Only a Procfile that no longer declares a type removes it (docs/apps.md); say so, since it
+  // deletes running objects. Before the app's first image there were no objects to delete.
+  if (state.spec.image) {
+    for (const type of removedProcessTypes(state.spec, spec))
+      await ctx.log(
+        `process type ${type} removed (not in the Procfile): ${deletedObjects(state.spec, type)} deleted`,
+      );
+  }
+  return result;
 };
+
+/** What the app release deleted with a process type: its Deployment, and for web its Service and Ingresses. */
+function deletedObjects(before: AppSpec, type: string): string {
+  const objects = [`Deployment ${deploymentName(before.app, type)}`];
+  if (type === 'web') {
+    if (portsOf(before).length > 0) objects.push(`Service ${webServiceName(before.app)}`);
+    const ingresses = [...ingressNames(before.app, before.domains).values()];
+    if (ingresses.length > 0) objects.push(`Ingress ${ingresses.join(', ')}`);
+  }
+  return objects.join(', ');
+}

@@ -7,6 +7,7 @@ import {
   applyPorts,
   applyProperties,
   applyScale,
+  removedProcessTypes,
 } from '../../../src/apps/mutations.ts';
 import { type AppSpec, appSpec, emptySpec } from '../../../src/apps/spec.ts';
 import { InvalidInputError } from '../../../src/core/errors.ts';
@@ -72,6 +73,67 @@ describe('applyDeploy', () => {
     applyDeploy(spec, deploy({ image: 'nginx:2', processes: { web: { command: 'x' } } }));
     applyScale(spec, { app: 'shop', processes: { web: 4 } });
     expect(spec).toEqual(copy);
+  });
+});
+
+describe('formation and healthchecks', () => {
+  const twoTypes = () => deployed({ processes: { web: { command: 'a' }, worker: { command: 'b' } } });
+
+  it('refuses a formation naming a type the app does not have, with the types it has', () => {
+    const spec = twoTypes();
+    expect(() => applyDeploy(spec, deploy({ formation: { nope: { replicas: 1 } } }))).toThrow(
+      'invalid deploy of shop: formation: names process type "nope"; the app has: web, worker (a deploy whose Procfile declares a type adds it)',
+    );
+    // Even without a quantity, and for healthchecks too.
+    expect(() => applyDeploy(spec, deploy({ formation: { nope: {} } }))).toThrow(InvalidInputError);
+    expect(() => applyDeploy(spec, deploy({ healthchecks: { nope: {} } }))).toThrow(
+      /healthchecks: names process type "nope"; the app has: web, worker/,
+    );
+    // An app deployed without a Procfile has web only.
+    expect(() => applyDeploy(emptySpec('shop'), deploy({ formation: { worker: { replicas: 1 } } }))).toThrow(
+      /formation: names process type "worker"; the app has: web/,
+    );
+    // With a Procfile, the Procfile's types are the ones that count.
+    expect(() =>
+      applyDeploy(
+        spec,
+        deploy({ processes: { web: { command: 'a' } }, formation: { worker: { replicas: 1 } } }),
+      ),
+    ).toThrow(/formation: names process type "worker"; the deploy's Procfile declares: web/);
+  });
+
+  it('sets replicas and probes of the types the app has, keeping the process set', () => {
+    const spec = twoTypes();
+    const probe = { type: 'http' as const, path: '/healthz' };
+    const next = applyDeploy(
+      spec,
+      deploy({ formation: { worker: { replicas: 3 }, web: {} }, healthchecks: { web: { startup: probe } } }),
+    );
+    expect(next.processes).toEqual({
+      web: { command: 'a', replicas: 1, healthchecks: { startup: probe } },
+      worker: { command: 'b', replicas: 3 },
+    });
+    // A deploy without app.json keeps the probes; one whose app.json names none removes them.
+    expect(applyDeploy(next, deploy({})).processes.web?.healthchecks).toEqual({ startup: probe });
+    expect(
+      applyDeploy(next, deploy({ processes: { web: { command: 'a' }, worker: { command: 'b' } } })).processes
+        .web?.healthchecks,
+    ).toEqual({ startup: probe });
+    expect(applyDeploy(next, deploy({ healthchecks: {} })).processes.web?.healthchecks).toBeUndefined();
+  });
+
+  it('removes a process type only when a Procfile leaves it out', () => {
+    const spec = twoTypes();
+    expect(removedProcessTypes(spec, applyDeploy(spec, deploy({})))).toEqual([]);
+    expect(
+      removedProcessTypes(spec, applyDeploy(spec, deploy({ formation: { web: { replicas: 0 } } }))),
+    ).toEqual([]);
+    expect(removedProcessTypes(spec, applyScale(spec, { app: 'shop', processes: { worker: 0 } }))).toEqual(
+      [],
+    );
+    expect(
+      removedProcessTypes(spec, applyDeploy(spec, deploy({ processes: { web: { command: 'a' } } }))),
+    ).toEqual(['worker']);
   });
 });
 

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
 import { sealContext } from '../../../jobs/sealing.ts';
-import { parseAppJson } from '../../sources/app-json.ts';
-import { parseProcfile } from '../../sources/procfile.ts';
+import { APP_JSON_MAX_BYTES, type AppJsonParts, parseAppJson } from '../../sources/app-json.ts';
+import { PROCFILE_MAX_BYTES, parseProcfile } from '../../sources/procfile.ts';
+import { readInputFile } from '../../sources/read-file.ts';
 import { action, type CommonOptions, sealer, submit } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
@@ -20,25 +20,35 @@ interface DeployOptions extends CommonOptions {
   clearRegistry?: boolean;
 }
 
-function readText(path: string, what: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new InvalidInputError([
-      {
-        path: what,
-        message: `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      },
-    ]);
-  }
-}
-
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
+}
+
+/**
+ * With both files at hand, a formation or healthcheck naming a type the Procfile lacks is refused
+ * here, before anything is enqueued (the worker checks again against what the app has).
+ */
+function refuseTypesNotInProcfile(
+  parts: AppJsonParts,
+  procfile: Record<string, unknown>,
+  appJson: string,
+  procfilePath: string,
+): void {
+  const declared = Object.keys(procfile).sort();
+  const issues = (['formation', 'healthchecks'] as const).flatMap((field) =>
+    Object.keys(parts[field] ?? {})
+      .filter((type) => !(type in procfile))
+      .sort()
+      .map((type) => ({
+        path: `${field}.${type}`,
+        message: `names process type "${type}", which ${procfilePath} does not declare; it declares: ${declared.join(', ')}`,
+      })),
+  );
+  if (issues.length > 0) throw new InvalidInputError(issues, appJson);
 }
 
 /** Builds the deploy payload from flags and files; exported for the git hook, which deploys the same way. */
@@ -54,23 +64,23 @@ export async function deployPayloadFrom(
       pusher: options.pusher ?? 'unknown',
     };
   }
-  const processes: Record<string, Record<string, unknown>> = {};
-  if (options.procfile) {
-    for (const [type, spec] of Object.entries(
-      parseProcfile(readText(options.procfile, '--procfile'), options.procfile),
-    )) {
-      processes[type] = { ...spec };
-    }
-  }
+  const procfile = options.procfile
+    ? parseProcfile(
+        readInputFile({ option: '--procfile', path: options.procfile, maxBytes: PROCFILE_MAX_BYTES }),
+        options.procfile,
+      )
+    : undefined;
+  if (procfile) payload.processes = procfile;
   if (options.appJson) {
-    const parts = parseAppJson(readText(options.appJson, '--app-json'), options.appJson);
-    for (const [type, replicas] of Object.entries(parts.replicas))
-      processes[type] = { ...processes[type], replicas };
-    for (const [type, healthchecks] of Object.entries(parts.healthchecks))
-      processes[type] = { ...processes[type], healthchecks };
-    if (parts.cron.length > 0) payload.cron = parts.cron;
+    const parts = parseAppJson(
+      readInputFile({ option: '--app-json', path: options.appJson, maxBytes: APP_JSON_MAX_BYTES }),
+      options.appJson,
+    );
+    if (procfile) refuseTypesNotInProcfile(parts, procfile, options.appJson, options.procfile!);
+    if (Object.keys(parts.formation).length > 0) payload.formation = parts.formation;
+    if (parts.healthchecks) payload.healthchecks = parts.healthchecks;
+    if (parts.cron) payload.cron = parts.cron;
   }
-  if (Object.keys(processes).length > 0) payload.processes = processes;
   if (options.clearRegistry) {
     if (options.registryServer || options.registryUsername || options.registryPasswordStdin) {
       throw new InvalidInputError([
