@@ -3,7 +3,8 @@
  * out, or an InvalidInputError naming the problem (before anything is written). Lists are kept
  * sorted and deduplicated so equal specs render equal objects.
  */
-import { type FieldIssue, InvalidInputError } from '../core/errors.ts';
+import { InvalidInputError } from '../core/errors.ts';
+import { unknownFormationTypes, unknownScaleTypes } from '../jobs/app-processes.ts';
 import type { DeployPayload } from '../jobs/schemas/deploy.ts';
 import type { DomainsPayload } from '../jobs/schemas/domains.ts';
 import type { ListAction } from '../jobs/schemas/list-change.ts';
@@ -84,18 +85,12 @@ function refuseUnknownTypes(
   processes: Record<string, ProcessSpec>,
   payload: DeployPayload,
 ): void {
-  const known = Object.keys(processes).sort();
-  const have = payload.processes
-    ? `the deploy's Procfile declares: ${known.join(', ')}`
-    : `the app has: ${known.join(', ')} (a deploy whose Procfile declares a type adds it)`;
-  const issues: FieldIssue[] = [];
-  for (const field of ['formation', 'healthchecks'] as const) {
-    for (const type of Object.keys(payload[field] ?? {}).sort()) {
-      if (!processes[type]) {
-        issues.push({ path: field, message: `names process type "${type}"; ${have}` });
-      }
-    }
-  }
+  const known = Object.keys(processes);
+  const from = payload.processes ? 'procfile' : 'app';
+  const issues = [
+    ...unknownFormationTypes('formation', Object.keys(payload.formation ?? {}), known, from),
+    ...unknownFormationTypes('healthchecks', Object.keys(payload.healthchecks ?? {}), known, from),
+  ];
   if (issues.length > 0) throw new InvalidInputError(issues, `deploy of ${app}`);
 }
 
@@ -107,16 +102,7 @@ export function removedProcessTypes(before: AppSpec, after: AppSpec): string[] {
 }
 
 export function applyScale(spec: AppSpec, payload: ScalePayload): AppSpec {
-  const known = Object.keys(spec.processes).sort();
-  const issues = Object.keys(payload.processes)
-    .filter((type) => !spec.processes[type])
-    .map((type) => ({
-      path: `processes.${type}`,
-      message:
-        known.length > 0
-          ? `unknown process type "${type}" (app ${spec.app} has: ${known.join(', ')})`
-          : `unknown process type "${type}" (app ${spec.app} has no process types yet: deploy it first)`,
-    }));
+  const issues = unknownScaleTypes(spec.app, Object.keys(payload.processes), Object.keys(spec.processes));
   if (issues.length > 0) throw new InvalidInputError(issues, 'scale');
   const next = structuredClone(spec);
   for (const [type, replicas] of Object.entries(payload.processes)) next.processes[type]!.replicas = replicas;

@@ -74,11 +74,18 @@ function timeoutMs(options: CommonOptions): number | undefined {
  * Validates, enqueues and (with --wait) follows a job. Validation runs before connecting, so bad
  * input is refused with exit code 2 even when Redis is down.
  */
-export async function submit(type: string, payload: unknown, options: CommonOptions): Promise<number> {
+export async function submit(
+  type: string,
+  payload: unknown,
+  options: CommonOptions,
+  /** Checks that need Redis (what the app is known to have), run before enqueueing; they throw to refuse. */
+  precheck?: (redis: Redis) => Promise<void>,
+): Promise<number> {
   const output = createOutput(Boolean(options.json));
   validateJob(type, payload);
   const wait = timeoutMs(options);
-  return withClient(async (client) => {
+  return withClient(async (client, redis) => {
+    if (precheck) await precheck(redis);
     const job = await client.enqueue(type, payload, enqueuedBy());
     const where = job.lane ? ` in lane ${job.lane} at position ${job.seq}` : '';
     output.info(`enqueued ${type} job ${job.id}${where}`);

@@ -9,6 +9,7 @@ import { sealContext } from '../../jobs/sealing.ts';
 import { loadAppState } from '../app-state.ts';
 import { runAppPipeline } from '../deploy/pipeline.ts';
 import type { Handler } from '../handler.ts';
+import { recordTypes } from './record-types.ts';
 
 export const configHandler: Handler<ConfigPayload> = async (ctx) => {
   const { app, set, unset, restart } = ctx.payload;
@@ -24,9 +25,11 @@ export const configHandler: Handler<ConfigPayload> = async (ctx) => {
     Object.keys(set).length > 0 ? `set ${Object.keys(set).sort().join(', ')}` : '',
     unset.length > 0 ? `unset ${[...unset].sort().join(', ')}` : '',
   ].filter(Boolean);
-  return runAppPipeline(ctx, cluster, {
+  const result = await runAppPipeline(ctx, cluster, {
     spec,
     env,
     what: `config ${parts.join('; ')}${roll ? '' : ' (no restart)'}`,
   });
+  await recordTypes(ctx, spec);
+  return result;
 };

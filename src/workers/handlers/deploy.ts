@@ -9,6 +9,7 @@ import { sealContext } from '../../jobs/sealing.ts';
 import { loadAppState } from '../app-state.ts';
 import { runAppPipeline } from '../deploy/pipeline.ts';
 import type { Handler } from '../handler.ts';
+import { recordTypes } from './record-types.ts';
 
 export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   const { app, registry } = ctx.payload;
@@ -34,6 +35,7 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
         `process type ${type} removed (not in the Procfile): ${deletedObjects(state.spec, type)} deleted`,
       );
   }
+  await recordTypes(ctx, spec);
   return result;
 };
 

@@ -6,6 +6,7 @@ import type { AppSpec } from '../../apps/spec.ts';
 import { loadAppState } from '../app-state.ts';
 import { runAppPipeline } from '../deploy/pipeline.ts';
 import type { Handler } from '../handler.ts';
+import { recordTypes } from './record-types.ts';
 
 export function specChangeHandler<P extends { app: string }>(
   change: (spec: AppSpec, payload: P) => AppSpec,
@@ -17,10 +18,9 @@ export function specChangeHandler<P extends { app: string }>(
     const state = await loadAppState(cluster.store, ctx.payload.app);
     if (options.onlyKnownApps && !state.known)
       return { summary: `nothing to do: app ${ctx.payload.app} has no saved spec in this cluster` };
-    return runAppPipeline(ctx, cluster, {
-      spec: change(state.spec, ctx.payload),
-      env: state.env,
-      what: describe(ctx.payload),
-    });
+    const spec = change(state.spec, ctx.payload);
+    const result = await runAppPipeline(ctx, cluster, { spec, env: state.env, what: describe(ctx.payload) });
+    await recordTypes(ctx, spec);
+    return result;
   };
 }

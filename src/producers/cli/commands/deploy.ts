@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import type { Redis } from 'ioredis';
 import { InvalidInputError } from '../../../core/errors.ts';
+import { settledProcessTypes, unknownFormationTypes } from '../../../jobs/app-processes.ts';
 import { sealContext } from '../../../jobs/sealing.ts';
 import { APP_JSON_MAX_BYTES, type AppJsonParts, parseAppJson } from '../../sources/app-json.ts';
 import { PROCFILE_MAX_BYTES, parseProcfile } from '../../sources/procfile.ts';
@@ -49,6 +51,26 @@ function refuseTypesNotInProcfile(
       })),
   );
   if (issues.length > 0) throw new InvalidInputError(issues, appJson);
+}
+
+/**
+ * Without a Procfile the deploy runs the app's own types: when they are known (and nothing of the
+ * app is queued ahead), a formation or healthcheck naming another type is refused before enqueueing.
+ */
+async function refuseTypesTheAppLacks(
+  redis: Redis,
+  app: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  if (payload.processes || (!payload.formation && !payload.healthchecks)) return;
+  const known = await settledProcessTypes(redis, app);
+  if (!known) return;
+  // An app that never ran an image runs it as `web` (as the worker does).
+  const types = known.length > 0 ? known : ['web'];
+  const issues = (['formation', 'healthchecks'] as const).flatMap((field) =>
+    unknownFormationTypes(field, Object.keys((payload[field] as object | undefined) ?? {}), types, 'app'),
+  );
+  if (issues.length > 0) throw new InvalidInputError(issues, `deploy of ${app}`);
 }
 
 /** Builds the deploy payload from flags and files; exported for the git hook, which deploys the same way. */
@@ -129,8 +151,9 @@ export function registerDeploy(program: Command): void {
       )
       .option('--clear-registry', "forget the app's registry credentials (uninstalls pull-secret-{app})"),
   ).action(
-    action(async (app: string, options: DeployOptions) =>
-      submit('deploy', await deployPayloadFrom(app, options), options),
-    ),
+    action(async (app: string, options: DeployOptions) => {
+      const payload = await deployPayloadFrom(app, options);
+      return submit('deploy', payload, options, (redis) => refuseTypesTheAppLacks(redis, app, payload));
+    }),
   );
 }

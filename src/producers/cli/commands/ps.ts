@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
+import { settledProcessTypes, unknownScaleTypes } from '../../../jobs/app-processes.ts';
 import { action, type CommonOptions, parseAssignments, submit } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
@@ -21,7 +22,12 @@ export function registerPs(program: Command): void {
         }
         processes[type] = Number(count);
       }
-      return submit('scale', { app, processes }, options);
+      return submit('scale', { app, processes }, options, async (redis) => {
+        // Refused here when the app's types are known and nothing is queued ahead; else the worker refuses.
+        const known = await settledProcessTypes(redis, app);
+        const issues = known ? unknownScaleTypes(app, Object.keys(processes), known) : [];
+        if (issues.length > 0) throw new InvalidInputError(issues, 'scale');
+      });
     }),
   );
 }
