@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
+import { MAX_PAYLOAD_BYTES } from '../../../jobs/validate.ts';
 import {
   cancelJob,
   LISTABLE_STATES,
@@ -10,6 +10,7 @@ import {
   retryJob,
   showJob,
 } from '../../ops/jobs-ops.ts';
+import { readInputFile } from '../../sources/read-file.ts';
 import { EXIT } from '../exit-codes.ts';
 import { ago, createOutput, table } from '../output.ts';
 import { action, type CommonOptions, submit, withClient } from '../runtime.ts';
@@ -187,13 +188,9 @@ export function registerJobs(program: Command): void {
     action(async (type: string, options: CommonOptions & { payload: string }) => {
       let text = options.payload;
       if (text.startsWith('@')) {
-        try {
-          text = readFileSync(text.slice(1), 'utf8');
-        } catch (err) {
-          throw new InvalidInputError([
-            { path: '--payload', message: `cannot read ${text.slice(1)}: ${(err as Error).message}` },
-          ]);
-        }
+        // Bounded (and regular files only, so `@/dev/zero` cannot hang), but above the payload
+        // limit, so a payload slightly too big is refused by validation with its exact size.
+        text = readInputFile({ option: '--payload', path: text.slice(1), maxBytes: 4 * MAX_PAYLOAD_BYTES });
       }
       let payload: unknown;
       try {
