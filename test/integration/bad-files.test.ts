@@ -114,6 +114,12 @@ describe('files that are not small regular files', () => {
     expect(result.code).toBe(2);
   });
 
+  it('refuses jobs:enqueue --payload @/dev/zero at once too', async () => {
+    const result = await runCli(['jobs:enqueue', 'deploy', '--payload', '@/dev/zero'], fleet.env, BOUND_MS);
+    expect(result.stderr).toMatch(/--payload: \/dev\/zero is a character device; give a regular file/);
+    expect(result.code).toBe(2);
+  });
+
   it('refuses a FIFO without waiting for a writer', async () => {
     const fifo = join(dir, 'app.fifo');
     execFileSync('mkfifo', [fifo]);
