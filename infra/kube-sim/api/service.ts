@@ -310,9 +310,16 @@ export class ApiService {
     if (req.subresource !== 'status' && req.subresource !== 'finalize') {
       applyDefaults(req.type, next, { allocateClusterIP: () => this.clusterIPs.allocate(), old });
     }
-    const errors = validateUpdate(req.type, next, old, req.subresource === 'status' ? 'status' : undefined);
-    this.throwIfInvalid(req.type, next, errors);
+    // managedFields first, as upstream's fieldmanager runs before validation: a written `[{}]`
+    // (reset) is never validated as an entry.
     const tracked = normalize(track(old, next));
+    const errors = validateUpdate(
+      req.type,
+      tracked,
+      old,
+      req.subresource === 'status' ? 'status' : undefined,
+    );
+    this.throwIfInvalid(req.type, tracked, errors);
     if (options.dryRun)
       return { ...tracked, metadata: { ...tracked.metadata, resourceVersion: old.metadata.resourceVersion } };
     // A finalizer-bearing object being deleted goes away when its last finalizer is removed
