@@ -375,7 +375,7 @@ export class ReleaseEngine {
     const reason =
       decision === 'cancel'
         ? `cancelled during the operation (${why})`
-        : `interrupted on the job's last attempt: ${why}`;
+        : `interrupted, and its job will not retry: ${why}`;
     p.emit('failed', `revision ${info.revision} failed: ${reason}`, { revision: info.revision });
     await this.store.setStatus(p.release, info.revision, 'failed', reason);
     const failure = new ReleaseInterruptedError(p.release, info.revision, reason, decision === 'cancel', {

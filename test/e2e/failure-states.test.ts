@@ -78,17 +78,17 @@ describe('failure states', () => {
       { timeoutMs: 5_000 },
     );
     expect(store.history(app).map((r) => r.status)).toEqual(['deployed', 'failed']);
-    expect(store.last(app)?.description).toMatch(/last attempt.*500|last attempt.*Internal/i);
+    expect(store.last(app)?.description).toMatch(/will not retry: .*(500|Internal)/i);
     expect(await image(app)).toBe('nginx:1.27');
 
     const status = await appStatus(app);
     expect(status.json.deployedRevision).toEqual({ revision: 1, image: 'nginx:1.27' });
     expect(status.json.failedRevision).toMatchObject({
       revision: 2,
-      reason: expect.stringMatching(/last attempt/),
+      reason: expect.stringMatching(/will not retry/),
     });
     expect(status.text).toMatch(/revision 1 deployed \(nginx:1\.27\)/);
-    expect(status.text).toMatch(/revision 2 failed: interrupted on the job's last attempt/);
+    expect(status.text).toMatch(/revision 2 failed: interrupted, and its job will not retry/);
 
     // The next deploy is a normal upgrade: nothing pending to recover, and the failure is cleared.
     const next = await ok(deployArgs(app, 'nginx:1.28'));
