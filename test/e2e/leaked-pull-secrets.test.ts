@@ -97,6 +97,9 @@ describe('leaked imagePullSecrets', () => {
     try {
       const out = await ok(deploy('nginx:1.28'));
       expect(out).toMatch(/leak: revision 2 deployed/);
+      expect(out).toMatch(
+        /Deployment default\/leak-web: removing leaked spec\.template\.spec\.imagePullSecrets \(not applied by longshore: leaked-1, leaked-2\)/,
+      );
       await fleet.sim.settle();
 
       const web = await fleet.apps.readNamespacedDeployment({ name: `${app}-web`, namespace: 'default' });
