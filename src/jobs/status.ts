@@ -3,8 +3,9 @@
  * storage entry, the fleet), so read commands never need cluster credentials.
  *
  * Stored per lane in `{longshore}:status:<lane>`: `last` (JSON: the last finished job), `success`
- * (JSON: the last successful one), `revision` and `image` (as last reported by a success), and
- * `updatedAt`. The running job is not stored: it is the lane's head when BullMQ has it active.
+ * (JSON: the last successful one), `revision` and `image` (as last reported by a success),
+ * `deployedRevision` and `failedRevision` (JSON: the app release as the last job that reached it
+ * left it, failed jobs included), and `updatedAt`. The running job is not stored: it is the lane's head when BullMQ has it active.
  */
 import type { Redis } from 'ioredis';
 import { keys } from './keys.ts';
@@ -50,7 +51,34 @@ export interface LaneStatus {
   revision?: number;
   /** Image of the last successful deploy. */
   image?: string;
+  /** The app release's deployed revision, as the last job that reached it saw (failed jobs too). */
+  deployedRevision?: DeployedRevisionRecord;
+  /** The app release's last change when it failed (absent once a later change deployed). */
+  failedRevision?: FailedRevisionRecord;
   updatedAt?: number;
+}
+
+/** The `deployedRevision` field. */
+export interface DeployedRevisionRecord {
+  revision: number;
+  image?: string;
+  /** Set when the deployed revision restores an earlier one (a rollback). */
+  rollbackTo?: number;
+}
+
+/** The `failedRevision` field. */
+export interface FailedRevisionRecord {
+  revision: number;
+  reason: string;
+}
+
+/**
+ * What a job reports about its app's release (HandlerContext.report). `failed: null` clears a
+ * failure a later change superseded.
+ */
+export interface ReleaseReport {
+  deployed?: DeployedRevisionRecord;
+  failed?: FailedRevisionRecord | null;
 }
 
 function parse<T>(raw: string | undefined): T | undefined {
@@ -89,6 +117,10 @@ function toStatus(
   }
   if (hash.revision) status.revision = Number(hash.revision);
   if (hash.image) status.image = hash.image;
+  const deployed = parse<DeployedRevisionRecord>(hash.deployedRevision);
+  if (deployed) status.deployedRevision = deployed;
+  const failed = parse<FailedRevisionRecord>(hash.failedRevision);
+  if (failed) status.failedRevision = failed;
   if (hash.updatedAt) status.updatedAt = Number(hash.updatedAt);
   return status;
 }
@@ -178,4 +210,14 @@ export function statusOnEnd(
     ...(error ? { error } : {}),
   };
   return { last: JSON.stringify(last), updatedAt: now };
+}
+
+/** Projection fields of a job's release report (written with its success or failure). */
+export function statusOfRelease(report: ReleaseReport | undefined): Record<string, string> {
+  if (!report) return {};
+  const fields: Record<string, string> = {};
+  if (report.deployed) fields.deployedRevision = JSON.stringify(report.deployed);
+  // An empty field reads as absent (toStatus parses nothing from it).
+  if (report.failed !== undefined) fields.failedRevision = report.failed ? JSON.stringify(report.failed) : '';
+  return fields;
 }

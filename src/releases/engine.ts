@@ -26,12 +26,17 @@ import {
 } from '../storage/types.ts';
 import { sortForApply, sortForDelete } from './apply-order.ts';
 import { contentDigest, objectDigest } from './canonical.ts';
-import { ReleaseFailedError, ReleaseNotFoundError, RevisionNotFoundError } from './errors.ts';
+import {
+  ReleaseFailedError,
+  ReleaseInterruptedError,
+  ReleaseNotFoundError,
+  RevisionNotFoundError,
+} from './errors.ts';
 import { LiveObjects } from './live-objects.ts';
 import { DiscoveringObjectApi } from './object-api.ts';
 import { ObjectWriter } from './object-writer.ts';
 import { describeRef, keyOf, refOf, withReleaseLabels } from './objects.ts';
-import { decideRecovery, possiblyLive } from './plan.ts';
+import { decideRecovery, possiblyLive, rollbackDescription } from './plan.ts';
 import { diagnoseRollouts } from './pod-diagnosis.ts';
 import { type Emit, progressEmitter } from './progress.ts';
 import {
@@ -44,6 +49,7 @@ import {
   throwIfAborted,
 } from './revision-runner.ts';
 import type {
+  InterruptDecision,
   RollbackInput,
   UninstallInput,
   UninstallResult,
@@ -97,6 +103,7 @@ interface DeployParams {
   wait: ResolvedWait | false;
   emit: Emit;
   signal?: AbortSignal;
+  onInterrupt?: (err: unknown) => InterruptDecision;
 }
 
 export class ReleaseEngine {
@@ -154,6 +161,7 @@ export class ReleaseEngine {
       wait,
       emit,
       ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.onInterrupt ? { onInterrupt: input.onInterrupt } : {}),
     };
     return this.deploy(params);
   }
@@ -176,6 +184,7 @@ export class ReleaseEngine {
       wait: this.resolveWait(input.wait),
       emit: progressEmitter(input.release, input.onProgress),
       ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.onInterrupt ? { onInterrupt: input.onInterrupt } : {}),
     });
   }
 
@@ -338,12 +347,45 @@ export class ReleaseEngine {
         deleted: work.drop,
       };
     } catch (err) {
-      if (!(err instanceof ReleaseFailedError)) throw err;
-      p.emit('failed', `revision ${info.revision} failed: ${err.reason}`, { revision: info.revision });
-      await this.store.setStatus(p.release, info.revision, 'failed', err.reason);
-      if (p.rollbackOnFailure) await this.rollbackAfterFailure(err, p);
-      throw err;
+      if (err instanceof ReleaseFailedError) {
+        p.emit('failed', `revision ${info.revision} failed: ${err.reason}`, { revision: info.revision });
+        await this.store.setStatus(p.release, info.revision, 'failed', err.reason);
+        if (p.rollbackOnFailure) await this.rollbackAfterFailure(err, p);
+        throw err;
+      }
+      const decision = p.onInterrupt?.(err) ?? 'retry';
+      if (decision === 'retry') throw err;
+      throw await this.abandonRevision(p, info, err, decision);
     }
+  }
+
+  /**
+   * The job stops here for good (its last attempt, or a cancel): the interrupted revision is marked
+   * `failed` rather than left pending for a retry that will not come, and the deployed revision is
+   * restored on a cancel (always) or with rollbackOnFailure. The restore runs without the job's
+   * signal — a cancel has aborted it, and the cancel asked for exactly this restore.
+   */
+  private async abandonRevision(
+    p: DeployParams,
+    info: RevisionInfo,
+    err: unknown,
+    decision: 'give-up' | 'cancel',
+  ): Promise<ReleaseInterruptedError> {
+    const why = err instanceof Error ? err.message : String(err);
+    const reason =
+      decision === 'cancel'
+        ? `cancelled during the operation (${why})`
+        : `interrupted, and its job will not retry: ${why}`;
+    p.emit('failed', `revision ${info.revision} failed: ${reason}`, { revision: info.revision });
+    await this.store.setStatus(p.release, info.revision, 'failed', reason);
+    const failure = new ReleaseInterruptedError(p.release, info.revision, reason, decision === 'cancel', {
+      cause: err,
+    });
+    if (decision === 'cancel' || p.rollbackOnFailure) {
+      const { signal: _aborted, ...rest } = p;
+      await this.rollbackAfterFailure(failure, rest);
+    }
+    return failure;
   }
 
   /**
@@ -395,7 +437,13 @@ export class ReleaseEngine {
     p.emit('rollback', `rolling back to revision ${target.revision}`, { revision: target.revision });
     try {
       const content = await this.store.read(p.release, target.revision);
-      const result = await this.deploy({ ...p, ...rollbackTo(target, content) });
+      // No retry follows a failure: a restore that is itself interrupted is marked failed, not
+      // left pending (rollbackTo never rolls back again).
+      const result = await this.deploy({
+        ...p,
+        ...rollbackTo(target, content),
+        onInterrupt: () => 'give-up',
+      });
       failure.withRollback({ state: 'rolled-back', revision: result.revision, toRevision: target.revision });
     } catch (err) {
       failure.withRollback({ state: 'failed', reason: err instanceof Error ? err.message : String(err) });
@@ -485,7 +533,7 @@ function rollbackTo(
   | 'pendingDescription'
   | 'successDescription'
 > {
-  const description = () => `Rollback to ${target.revision}`;
+  const description = () => rollbackDescription(target.revision);
   return {
     content,
     desired: desiredOf(content.objects),

@@ -94,6 +94,23 @@ export class RolloutTimeoutError extends ReleaseFailedError {
   }
 }
 
+/**
+ * The operation was interrupted (a transient error on the job's last attempt, or a cancel) and
+ * its revision was marked `failed` instead of being left pending for a retry that will not come.
+ */
+export class ReleaseInterruptedError extends ReleaseFailedError {
+  readonly code = 'RELEASE_INTERRUPTED';
+  constructor(
+    release: string,
+    revision: number,
+    reason: string,
+    readonly cancelled: boolean,
+    options?: ErrorOptions,
+  ) {
+    super(release, revision, reason, options);
+  }
+}
+
 /** A rollback named a release that has no history. */
 export class ReleaseNotFoundError extends LongshoreError {
   readonly code = 'RELEASE_NOT_FOUND';

@@ -16,6 +16,8 @@ export type ProgressStep =
   | 'revision'
   /** One object is about to be applied (`index` of `total`). */
   | 'apply'
+  /** Leaked imagePullSecrets of an object are released to longshore, for its apply to remove them. */
+  | 'pull-secrets'
   /** One object dropped since the previous revision is about to be deleted. */
   | 'delete'
   /** Waiting for workloads; repeated as their state changes. */

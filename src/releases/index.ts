@@ -6,6 +6,7 @@ export { ReleaseEngine, type ReleaseEngineOptions } from './engine.ts';
 export {
   ApplyFailedError,
   ReleaseFailedError,
+  ReleaseInterruptedError,
   ReleaseNotFoundError,
   RevisionNotFoundError,
   type RollbackOutcome,
@@ -14,9 +15,10 @@ export {
 } from './errors.ts';
 export type { ProgressEvent, ProgressListener, ProgressStep } from './events.ts';
 export { MANAGED_BY, MANAGED_BY_LABEL, MANAGED_SELECTOR, RELEASE_LABEL } from './objects.ts';
-export { INTERRUPTED } from './plan.ts';
+export { INTERRUPTED, rollbackTargetOf } from './plan.ts';
 export { claimReadiness, deploymentReadiness, type Readiness } from './rollout.ts';
 export type {
+  InterruptDecision,
   RollbackInput,
   UninstallInput,
   UninstallResult,

@@ -10,6 +10,12 @@ import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
 import type { ObjectRef, ReleaseObject } from '../storage/types.ts';
 import type { LiveObjects } from './live-objects.ts';
 import { describeRef, refOf } from './objects.ts';
+import {
+  findPullSecretLeak,
+  hasPodTemplate,
+  type PullSecretLeak,
+  transferLeakOwnership,
+} from './pull-secret-leaks.ts';
 
 export class ObjectWriter {
   constructor(
@@ -19,8 +25,19 @@ export class ObjectWriter {
     private readonly retry: RetryOptions,
   ) {}
 
-  async apply(object: ReleaseObject, signal?: AbortSignal): Promise<k8s.KubernetesObject> {
+  /**
+   * Applies the object. When its live copy (from the informer) lists `imagePullSecrets` that the
+   * object does not, their ownership is first moved to this manager in one metadata-only write, so
+   * that the apply removes them (`pull-secret-leaks.ts`); `onLeak` is told what was released.
+   */
+  async apply(
+    object: ReleaseObject,
+    signal?: AbortSignal,
+    onLeak?: (leak: PullSecretLeak) => void,
+  ): Promise<k8s.KubernetesObject> {
     const ref = refOf(object);
+    const leak = await this.releaseLeakedPullSecrets(object, signal);
+    if (leak) onLeak?.(leak);
     const applied = await withKubeRetry(
       `apply ${describeRef(ref)}`,
       // client-node fills in defaults on the spec it is given: send a copy.
@@ -37,6 +54,53 @@ export class ObjectWriter {
     );
     await this.live.wrote(ref, applied);
     return applied;
+  }
+
+  /**
+   * Moves the ownership of leaked pull secrets to this manager: a JSON merge patch of
+   * `metadata.managedFields` only (no spec change: no new generation, no ReplicaSet), with the live
+   * resourceVersion as precondition so a concurrent write is not overwritten (409 → retried, the
+   * leak looked up again from the informer).
+   */
+  private async releaseLeakedPullSecrets(
+    object: ReleaseObject,
+    signal?: AbortSignal,
+  ): Promise<PullSecretLeak | undefined> {
+    const ref = refOf(object);
+    if (!hasPodTemplate(object.kind)) return undefined;
+    let found: PullSecretLeak | undefined;
+    await withKubeRetry(
+      `release leaked imagePullSecrets of ${describeRef(ref)}`,
+      async () => {
+        const live = await this.live.get(ref, signal);
+        const leak = live ? findPullSecretLeak(object, live) : undefined;
+        const managedFields =
+          live && leak ? transferLeakOwnership(live, leak, this.fieldManager, object.apiVersion) : undefined;
+        found = leak;
+        if (!live || !managedFields) return;
+        const body = {
+          apiVersion: object.apiVersion,
+          kind: object.kind,
+          metadata: {
+            name: ref.name,
+            ...(ref.namespace ? { namespace: ref.namespace } : {}),
+            resourceVersion: live.metadata?.resourceVersion,
+            managedFields,
+          },
+        };
+        const patched = await this.objects.patch(
+          body as k8s.KubernetesObject,
+          undefined,
+          undefined,
+          this.fieldManager,
+          undefined,
+          k8s.PatchStrategy.MergePatch,
+        );
+        await this.live.wrote(ref, patched);
+      },
+      { ...this.retry, ...(signal ? { signal } : {}) },
+    );
+    return found;
   }
 
   /** Deletes the object; false when it was already gone. */

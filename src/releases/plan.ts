@@ -99,3 +99,14 @@ export function decideRecovery(
     return { action: 'continue', revision: last };
   return { action: 'fail', revision: last, reason: RETRIED_OTHERWISE };
 }
+
+/** Description the engine gives every rollback revision (an operator's or rollback-on-failure's). */
+export function rollbackDescription(target: number): string {
+  return `Rollback to ${target}`;
+}
+
+/** The revision a rollback revision restored, or undefined when `info` is not a rollback. */
+export function rollbackTargetOf(info: { description: string }): number | undefined {
+  const m = /^Rollback to (\d+)$/.exec(info.description);
+  return m ? Number(m[1]) : undefined;
+}

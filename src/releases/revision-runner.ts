@@ -13,6 +13,7 @@ import type { ObjectWriter } from './object-writer.ts';
 import { describeRef } from './objects.ts';
 import { type DesiredObject, planObjects, possiblyLive } from './plan.ts';
 import type { Emit } from './progress.ts';
+import { describeLeak, findPullSecretLeak } from './pull-secret-leaks.ts';
 import { type WaitTarget, waitForTargets } from './waiter.ts';
 
 export interface Desired extends DesiredObject {
@@ -59,7 +60,8 @@ export async function planWork(
   const unchanged = desired.filter((o) => !changed.has(o.key));
   const lives = await Promise.all(unchanged.map((o) => parts.live.get(o.ref, signal)));
   unchanged.forEach((o, i) => {
-    const path = findDrift(o.object, lives[i]);
+    const leak = findPullSecretLeak(o.object, lives[i]);
+    const path = findDrift(o.object, lives[i]) ?? (leak ? describeLeak(leak) : undefined);
     if (path !== undefined) drifted.set(o.key, path);
   });
   return {
@@ -98,7 +100,12 @@ export async function executeWork(parts: EngineParts, work: Work, options: RunOp
       total,
     });
     try {
-      await parts.writer.apply(item.object, signal);
+      await parts.writer.apply(item.object, signal, (leak) =>
+        emit('pull-secrets', `${describeRef(item.ref)}: removing leaked ${describeLeak(leak)}`, {
+          revision,
+          object: item.ref,
+        }),
+      );
     } catch (err) {
       throw permanentOr(
         err,

@@ -11,6 +11,17 @@ export interface WaitOptions {
   pvcs?: boolean;
 }
 
+/**
+ * What an interrupted revision is left as, when the operation stops on something other than a
+ * failure of its content (a transient error that outlasted the in-call retries, an abort):
+ * - `retry` (the default): `pending-*` under its holder, for the job's retry to continue;
+ * - `give-up`: no retry will come (the job's last attempt): marked `failed`, and with
+ *   rollbackOnFailure the deployed revision is restored, as for a failed rollout;
+ * - `cancel`: an operator said "not this change": marked `failed` and the deployed revision is
+ *   always restored, so the cancelled change does not stay live.
+ */
+export type InterruptDecision = 'retry' | 'give-up' | 'cancel';
+
 interface OperationOptions {
   /** Who runs the operation: the job's idempotency key, stable across its retries. */
   holder: string;
@@ -18,6 +29,8 @@ interface OperationOptions {
   wait?: WaitOptions | false;
   onProgress?: ProgressListener;
   signal?: AbortSignal;
+  /** Decides what an interrupted revision is left as (see InterruptDecision; default `retry`). */
+  onInterrupt?(err: unknown): InterruptDecision;
 }
 
 export interface UpgradeInput extends OperationOptions {

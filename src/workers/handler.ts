@@ -9,6 +9,7 @@ import type { AttemptRecord } from '../jobs/attempts.ts';
 import type { JobClient } from '../jobs/client.ts';
 import type { JobType } from '../jobs/contract.ts';
 import type { Sealer } from '../jobs/sealing.ts';
+import type { ReleaseReport } from '../jobs/status.ts';
 import type { Cluster } from './cluster.ts';
 
 export interface JobInfo {
@@ -51,6 +52,19 @@ export interface HandlerContext<P> {
   previousAttempts: AttemptRecord[];
   /** Aborted when an operator cancels the job, the worker shuts down, or the job lock is lost. */
   signal: AbortSignal;
+  /**
+   * This is the job's last attempt (its `attempts` are used up after it): a failure now, transient
+   * or not, ends the job. A handler then leaves an honest state (a release revision `failed`, not
+   * `pending-*` for a retry that will never come).
+   */
+  finalAttempt: boolean;
+  /** An operator cancelled the job (`jobs:cancel`): `signal` is aborted and the job ends as cancelled. */
+  readonly cancelled: boolean;
+  /**
+   * Facts about the app's release for the status projection, written with the job's outcome
+   * (success or failure); the last call wins.
+   */
+  report(release: ReleaseReport): void;
   logger: Logger;
   services: WorkerServices;
   /** A line in the job's log, streamed to whoever waits on the job (`--wait`). */

@@ -37,7 +37,7 @@ import { jobEnvelope } from '../jobs/envelope.ts';
 import { JOB_RECORD_TTL_SECONDS, keys } from '../jobs/keys.ts';
 import { laneId } from '../jobs/lane.ts';
 import type { LaneStore } from '../jobs/ordering/lane-store.ts';
-import { statusOnEnd, statusOnSuccess } from '../jobs/status.ts';
+import { type ReleaseReport, statusOfRelease, statusOnEnd, statusOnSuccess } from '../jobs/status.ts';
 import { issuesOf, validateJob } from '../jobs/validate.ts';
 import { classifyError } from './failure.ts';
 import type { HandlerContext, HandlerResult, JobInfo, WorkerServices } from './handler.ts';
@@ -112,6 +112,8 @@ interface Turn {
   app: string | undefined;
   previousAttempts: AttemptRecord[];
   attemptStart: StoredAttempt;
+  /** What the handler reported about its app's release, for the projection (`ctx.report`). */
+  release?: ReleaseReport;
 }
 
 /** Closing record of an attempt, by its number. */
@@ -321,6 +323,14 @@ export class JobRunner {
       get signal() {
         return abortable.signal;
       },
+      // The same rule as the failure path below: no attempt is left after this one.
+      finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+      get cancelled() {
+        return abortable.reason?.kind === 'cancel';
+      },
+      report: (release) => {
+        turn.release = release;
+      },
       get logger() {
         child ??= logger.child({
           jobId: turn.info.id,
@@ -368,10 +378,13 @@ export class JobRunner {
       ...(turn.contract.supersedeKey ? { supersedeKey: turn.contract.supersedeKey } : {}),
       done,
       attempt,
-      status: statusOnSuccess(info, now, {
-        ...(typeof result.revision === 'number' ? { revision: result.revision } : {}),
-        ...(image ? { image } : {}),
-      }),
+      status: {
+        ...statusOnSuccess(info, now, {
+          ...(typeof result.revision === 'number' ? { revision: result.revision } : {}),
+          ...(image ? { image } : {}),
+        }),
+        ...statusOfRelease(turn.release),
+      },
     });
     this.settle(finishing, info.id);
   }
@@ -388,7 +401,7 @@ export class JobRunner {
       this.settle(this.endAttempt(turn.info.id, attempt.number, attempt.record, done), turn.info.id);
       return;
     }
-    this.leaveLane(job, turn.info.lane, message, attempt, turn.contract.supersedeKey);
+    this.leaveLane(job, turn.info.lane, message, attempt, turn.contract.supersedeKey, turn.release);
   }
 
   /**
@@ -401,6 +414,7 @@ export class JobRunner {
     error: string,
     attempt?: { number: number; record: string },
     supersedeKey?: string,
+    release?: ReleaseReport,
   ): void {
     const now = Date.now();
     const finishing = this.deps.lanes.finish({
@@ -409,7 +423,10 @@ export class JobRunner {
       ...(supersedeKey ? { supersedeKey } : {}),
       done: JSON.stringify({ outcome: 'failed', error, finishedAt: now } satisfies DoneMarker),
       ...(attempt ? { attempt } : {}),
-      status: statusOnEnd({ id: job.id!, type: job.name }, now, 'failed', error.slice(0, ERROR_TEXT_MAX)),
+      status: {
+        ...statusOnEnd({ id: job.id!, type: job.name }, now, 'failed', error.slice(0, ERROR_TEXT_MAX)),
+        ...statusOfRelease(release),
+      },
     });
     this.settle(finishing, job.id!);
   }

@@ -160,7 +160,8 @@ export class ApiService {
     if (req.subresource === 'scale') {
       incoming = fromScale(req.type, old, this.decodeScale(body));
     } else {
-      incoming = this.decode(req, body, options.fieldValidation);
+      // managedFields in the body replace the stored ones (decodeLiveOrNew; see writeUpdate).
+      incoming = this.decode(req, body, options.fieldValidation, { keepServerFields: true });
       if (incoming.metadata.name !== req.name) {
         throw statusErrors.badRequest(
           `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${req.name})`,
@@ -204,7 +205,7 @@ export class ApiService {
     if (req.subresource === 'scale') {
       incoming = fromScale(req.type, old, patched as KubeObject);
     } else {
-      incoming = this.decode(req, patched, options.fieldValidation);
+      incoming = this.decode(req, patched, options.fieldValidation, { keepServerFields: true });
       if (incoming.metadata.name !== req.name)
         throw statusErrors.badRequest('metadata.name: Invalid value: the patch may not change the name');
     }
@@ -261,7 +262,12 @@ export class ApiService {
 
   /**
    * The tail of update and patch: a resourceVersion in the body must match the live one (Conflict
-   * otherwise), and managedFields record the write as an Update by its manager.
+   * otherwise), and managedFields record the write as an Update by its manager. As upstream's
+   * fieldmanager (decodeLiveOrNew), managedFields the written object carries (sent in a PUT body,
+   * or set by a patch) replace the stored ones, `[]`/`[{}]` clears them, and an object without
+   * them keeps the stored ones; writes to subresources always keep the stored ones. This is how a
+   * client moves field ownership between managers ("Clearing managedFields" and "Transferring
+   * ownership" in the Server-Side Apply docs).
    */
   private writeUpdate(
     req: ApiRequest,
@@ -304,9 +310,16 @@ export class ApiService {
     if (req.subresource !== 'status' && req.subresource !== 'finalize') {
       applyDefaults(req.type, next, { allocateClusterIP: () => this.clusterIPs.allocate(), old });
     }
-    const errors = validateUpdate(req.type, next, old, req.subresource === 'status' ? 'status' : undefined);
-    this.throwIfInvalid(req.type, next, errors);
+    // managedFields first, as upstream's fieldmanager runs before validation: a written `[{}]`
+    // (reset) is never validated as an entry.
     const tracked = normalize(track(old, next));
+    const errors = validateUpdate(
+      req.type,
+      tracked,
+      old,
+      req.subresource === 'status' ? 'status' : undefined,
+    );
+    this.throwIfInvalid(req.type, tracked, errors);
     if (options.dryRun)
       return { ...tracked, metadata: { ...tracked.metadata, resourceVersion: old.metadata.resourceVersion } };
     // A finalizer-bearing object being deleted goes away when its last finalizer is removed

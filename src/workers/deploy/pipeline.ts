@@ -4,7 +4,8 @@
  *
  *   validate and render everything → namespace → `config-{app}` → `pull-secret-{app}` (installed,
  *   kept or uninstalled) → storage claims present and bound → app release (rollout awaited,
- *   progress streamed) → prune leaked imagePullSecrets → save the spec in the app record.
+ *   progress streamed; leaked imagePullSecrets are removed by the same apply, see
+ *   src/releases/pull-secret-leaks.ts) → save the spec in the app record.
  *
  * Nothing is written until every chart has rendered and every input has been checked. Each step is
  * idempotent (unchanged releases are no-ops with zero writes), so a retried or resumed job
@@ -12,7 +13,7 @@
  * place for the next job (docs/apps.md).
  */
 import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts';
-import { appChartValues, imagePullSecretsOf, namespaceOf } from '../../apps/chart-values.ts';
+import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
 import { releaseNames } from '../../apps/releases.ts';
 import type { AppSpec } from '../../apps/spec.ts';
@@ -23,7 +24,7 @@ import type { HandlerContext, HandlerResult } from '../handler.ts';
 import { checkMounts } from './mounts.ts';
 import { ensureNamespace } from './namespace.ts';
 import { progressForwarder } from './progress.ts';
-import { prunePullSecrets } from './prune-pull-secrets.ts';
+import { interruptDecision, releaseReport } from './release-outcome.ts';
 import { type Rendered, renderChart } from './render.ts';
 
 export interface AppChange {
@@ -54,6 +55,7 @@ export async function runAppPipeline(
   const app = spec.app;
   const namespace = namespaceOf(spec);
   const holder = ctx.idempotencyKey;
+  const onInterrupt = interruptDecision(ctx);
 
   // 1. Everything that can be checked, before the first write.
   await ctx.progress({ step: 'validate', message: `rendering the charts of ${app}` });
@@ -92,6 +94,7 @@ export async function runAppPipeline(
       holder,
       wait: false,
       signal: ctx.signal,
+      onInterrupt,
     });
     await ctx.log(`${configResult.release}: ${outcomeText(configResult.outcome, configResult.revision)}`);
   }
@@ -106,6 +109,7 @@ export async function runAppPipeline(
       holder,
       wait: false,
       signal: ctx.signal,
+      onInterrupt,
     });
     await ctx.log(`${r.release}: ${outcomeText(r.outcome, r.revision)}`);
   } else if (pullSecret.action === 'uninstall') {
@@ -131,19 +135,20 @@ export async function runAppPipeline(
         description: change.what,
         onProgress: forward.listener,
         signal: ctx.signal,
+        onInterrupt,
       });
+    } catch (err) {
+      // The projection shows what the failure left: the deployed revision and the failed one.
+      await forward.flush();
+      ctx.report(await releaseReport(store, releaseNames.app(app)));
+      throw err;
     } finally {
       // The engine's steps reach the job before the outcome (or the failure) does.
       await forward.flush();
     }
     revision = result.revision;
+    ctx.report(await releaseReport(store, releaseNames.app(app), spec.image));
     await ctx.log(`${app}: ${outcomeText(result.outcome, result.revision)}`);
-
-    const pullSecrets = imagePullSecretsOf(spec);
-    for (const p of await prunePullSecrets(kube.apps, namespace, app, pullSecrets))
-      await ctx.log(
-        `Deployment ${p.name}: imagePullSecrets [${p.before.join(', ')}] replaced by [${pullSecrets.join(', ')}]`,
-      );
   }
 
   await store.setAppSettings(app, { [SPEC_SETTING]: spec });

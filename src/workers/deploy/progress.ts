@@ -10,6 +10,7 @@ const LOGGED_STEPS = new Set([
   'recover',
   'noop',
   'revision',
+  'pull-secrets',
   'wait',
   'finish',
   'failed',

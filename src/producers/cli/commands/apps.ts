@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { InvalidInputError, NotFoundError } from '../../../core/errors.ts';
 import { laneId } from '../../../jobs/lane.ts';
 import { appName } from '../../../jobs/schemas/common.ts';
-import { listLaneStatuses, readLaneStatus } from '../../../jobs/status.ts';
+import { type DeployedRevisionRecord, listLaneStatuses, readLaneStatus } from '../../../jobs/status.ts';
 import { issuesOf } from '../../../jobs/validate.ts';
 import { EXIT } from '../exit-codes.ts';
 import { ago, createOutput, table } from '../output.ts';
@@ -91,11 +91,26 @@ export function registerApps(program: Command): void {
         if (!status) throw new NotFoundError(`no app ${app} known to the fleet`);
         if (output.json) output.data(status);
         else {
-          for (const [key, value] of Object.entries(status)) {
+          const { deployedRevision, failedRevision, ...rest } = status;
+          for (const [key, value] of Object.entries(rest)) {
             if (value !== '' && value !== undefined) output.out(`${key.padEnd(18)} ${value}`);
           }
+          if (deployedRevision) output.out(`${'release'.padEnd(18)} ${describeDeployed(deployedRevision)}`);
+          if (failedRevision)
+            output.out(
+              `${(deployedRevision ? '' : 'release').padEnd(18)} revision ${failedRevision.revision} failed: ${failedRevision.reason}`,
+            );
         }
         return EXIT.ok;
       }),
     );
+}
+
+/** `revision 5 deployed (nginx:1.27, rollback to 3)`. */
+function describeDeployed(d: DeployedRevisionRecord): string {
+  const details = [
+    ...(d.image ? [d.image] : []),
+    ...(d.rollbackTo !== undefined ? [`rollback to ${d.rollbackTo}`] : []),
+  ];
+  return `revision ${d.revision} deployed${details.length ? ` (${details.join(', ')})` : ''}`;
 }
