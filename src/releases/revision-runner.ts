@@ -106,6 +106,7 @@ export async function executeWork(parts: EngineParts, work: Work, options: RunOp
       );
     }
   }
+  const kept = new Set<ObjectRef>();
   for (const [i, ref] of work.drop.entries()) {
     throwIfAborted(signal);
     const owner = await otherRelease(parts.live, ref, release, signal);
@@ -115,6 +116,7 @@ export async function executeWork(parts: EngineParts, work: Work, options: RunOp
         revision,
         object: ref,
       });
+      kept.add(ref);
       continue;
     }
     emit('delete', `deleting ${describeRef(ref)}`, {
@@ -133,6 +135,8 @@ export async function executeWork(parts: EngineParts, work: Work, options: RunOp
       );
     }
   }
+  // The caller reports `work.drop` as deleted: what was kept is not.
+  if (kept.size > 0) work.drop = work.drop.filter((ref) => !kept.has(ref));
   if (options.wait) await waitForWork(parts, work, options, options.wait);
 }
 
