@@ -4,13 +4,15 @@
  * bounded number of cases) from a small vocabulary, with hyphens and shared prefixes on purpose:
  * that is what made `ca` + `b-web-x.com` and `ca-web-b` + `x.com` meet under the old names.
  * The real chart render functions produce the names; TLS Secret names (the Secrets cert-manager
- * creates for the Ingresses) count as Secrets beside `config-{app}` and `pull-secret-{app}`.
+ * creates for the Ingresses) count as Secrets beside `config-{app}` and `pull-secret-{app}`, and
+ * the `app.kubernetes.io/instance` label of Deployments counts as a name of its own.
  */
 import { describe, expect, it } from 'vitest';
 import {
   type AppChartValues,
   appChart,
   configChart,
+  LABEL_INSTANCE,
   pullSecretChart,
   type RenderedObject,
 } from '../../../charts/index.ts';
@@ -107,6 +109,9 @@ function identities(values: AppChartValues): string[] {
   for (const o of objects) {
     const tls = (o.spec as { tls?: { secretName: string }[] } | undefined)?.tls ?? [];
     if (o.kind === 'Ingress') for (const t of tls) ids.push(`Secret ${o.metadata.namespace}/${t.secretName}`);
+    // The instance label is unique too (selectors also hold part-of, but people select on it alone).
+    if (o.kind === 'Deployment')
+      ids.push(`instance label ${o.metadata.namespace}/${o.metadata.labels?.[LABEL_INSTANCE]}`);
   }
   return ids;
 }
