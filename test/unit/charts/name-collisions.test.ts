@@ -44,14 +44,21 @@ function hyphenated(rand: Rand, maxTokens: number, maxLength: number): string {
   }
 }
 
-function appName(rand: Rand): string {
+/**
+ * An app name; often another app's name with tokens appended (`ca` → `ca-web-b`), the shape that
+ * lets `{app}-{rest}` of one app read as `{app}-{rest}` of another.
+ */
+function appName(rand: Rand, others: readonly string[]): string {
   for (;;) {
-    const name = hyphenated(rand, 4, 30);
-    if (!/^(config|pull-secret|tls|storage)-/.test(name)) return name;
+    const name =
+      others.length > 0 && rand() < 0.6
+        ? `${pick(rand, others)}-${rand() < 0.5 ? 'web-' : ''}${hyphenated(rand, 2, 12)}`
+        : hyphenated(rand, 4, 30);
+    if (name.length <= 30 && !/^(config|pull-secret|tls|storage)-/.test(name)) return name;
   }
 }
 
-function domain(rand: Rand): string {
+function randomDomain(rand: Rand): string {
   if (rand() < 0.1) return `*.${hyphenated(rand, 2, 20)}.com`;
   const labels = Array.from({ length: int(rand, 1, 3) }, () => hyphenated(rand, 3, 20));
   return `${labels.join('.')}.${pick(rand, ['com', 'x', 'web'])}`;
@@ -62,10 +69,34 @@ function cronSuffix(rand: Rand): string {
   return Array.from({ length: int(rand, 4, 10) }, () => pick(rand, [...chars])).join('');
 }
 
-function randomApp(rand: Rand, app: string, namespace: string): AppChartValues {
+/**
+ * Values of `app`, given the apps already generated. Where a longer app extends this one
+ * (`ca-web-b` of `ca`), its tail is often put before one of that app's domains
+ * (`b-web-x.com` beside `x.com`) or processes (`y-web` beside `web`): the pairs the old names
+ * merged. Everything else is random.
+ */
+function randomApp(
+  rand: Rand,
+  app: string,
+  namespace: string,
+  longer: readonly AppChartValues[] = [],
+): AppChartValues {
+  const extending = longer.filter((o) => o.namespace === namespace && o.app.startsWith(`${app}-`));
   const processes: AppChartValues['processes'] = {};
   if (rand() < 0.8) processes.web = { replicas: 1 };
-  for (let i = int(rand, 0, 3); i > 0; i--) processes[hyphenated(rand, 3, 20)] = { replicas: 1 };
+  for (let i = int(rand, 0, 3); i > 0; i--) {
+    const other = extending.length > 0 && rand() < 0.5 ? pick(rand, extending) : undefined;
+    const type = other
+      ? `${other.app.slice(app.length + 1)}-${pick(rand, [...Object.keys(other.processes), 'web'])}`
+      : hyphenated(rand, 3, 20);
+    if (type.length <= 20) processes[type] = { replicas: 1 };
+  }
+  const domains = Array.from({ length: int(rand, 0, 3) }, () => {
+    const other = pick(rand, [undefined, ...extending.filter((o) => o.app.startsWith(`${app}-web-`))]);
+    if (!other || other.domains.length === 0 || rand() < 0.3) return randomDomain(rand);
+    const tail = other.app.slice(`${app}-web-`.length);
+    return `${tail}${pick(rand, ['-web-', '.web.'])}${pick(rand, other.domains).replace(/^\*\./, 'wildcard.')}`;
+  });
   const cron = Array.from({ length: int(rand, 0, 2) }, (_, i) => ({
     id: `${app}-task-${i}`,
     suffix: cronSuffix(rand),
@@ -82,7 +113,7 @@ function randomApp(rand: Rand, app: string, namespace: string): AppChartValues {
     imagePullSecrets: [],
     processes,
     ports: ['http:80:5000'],
-    domains: [...new Set(Array.from({ length: int(rand, 0, 3) }, () => domain(rand)))].sort(),
+    domains: [...new Set(domains.filter((d) => d.length <= 253))].sort(),
     tls: rand() < 0.5 ? { issuer: 'letsencrypt', issuerKind: 'ClusterIssuer' } : null,
     ingressClass: 'nginx',
     cron: cron.filter((t, i) => cron.findIndex((u) => u.suffix === t.suffix) === i),
@@ -90,6 +121,20 @@ function randomApp(rand: Rand, app: string, namespace: string): AppChartValues {
     labels: {},
     annotations: {},
   };
+}
+
+/** A fleet of 2 to 6 apps in one or two namespaces, longer names generated first. */
+function randomFleet(rand: Rand): AppChartValues[] {
+  const names: string[] = [];
+  for (let n = int(rand, 2, 6); n > 0; n--) {
+    const name = appName(rand, names);
+    if (!names.includes(name)) names.push(name);
+  }
+  const fleet: AppChartValues[] = [];
+  for (const app of names.sort((a, b) => b.length - a.length)) {
+    fleet.push(randomApp(rand, app, pick(rand, ['default', 'default', 'prod']), fleet));
+  }
+  return fleet;
 }
 
 /** (kind, namespace, name) of everything an app's deploy renders or names. */
@@ -152,8 +197,7 @@ describe('object names across apps', () => {
   it('never gives two apps the same (kind, namespace, name): 1000 random fleets, fixed seed', () => {
     const rand = prng(0x5eed11);
     for (let c = 0; c < 1000; c++) {
-      const names = [...new Set(Array.from({ length: int(rand, 2, 6) }, () => appName(rand)))];
-      const fleet = names.map((app) => randomApp(rand, app, pick(rand, ['default', 'default', 'prod'])));
+      const fleet = randomFleet(rand);
       const collision = firstCollision(fleet);
       if (collision) expect.fail(`case ${c}: ${collision}`);
     }
