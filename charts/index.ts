@@ -42,7 +42,16 @@ export {
   processLabels,
   processSelector,
 } from './labels.ts';
-export { CRONJOB_NAME_MAX, DNS_LABEL_MAX, domainSlug, fitName, LABEL_VALUE_MAX } from './names.ts';
+export {
+  CRONJOB_NAME_MAX,
+  DNS_LABEL_MAX,
+  domainSlug,
+  fitName,
+  INGRESS_NAME_MAX,
+  ingressName,
+  LABEL_VALUE_MAX,
+  processObjectName,
+} from './names.ts';
 export {
   type PullSecretChartValues,
   pullSecretChart,

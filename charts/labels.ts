@@ -2,7 +2,7 @@
  * Standard labels (app.kubernetes.io/*). Selectors use only `instance` and `part-of`, which never
  * change for a process, because a Deployment's selector is immutable.
  */
-import { DNS_LABEL_MAX, fitName } from './names.ts';
+import { processObjectName } from './names.ts';
 import { mergeUnder } from './records.ts';
 
 export const MANAGED_BY = 'longshore';
@@ -17,9 +17,12 @@ export function appLabels(app: string, user: Record<string, string> = {}): Recor
   return mergeUnder({ [LABEL_PART_OF]: app, [LABEL_MANAGED_BY]: MANAGED_BY }, user);
 }
 
-/** The `instance` label of a process: `{app}-{process}`, fitted to a label value. */
+/**
+ * The `instance` label of a process: its Deployment's name (charts/names.ts), unique in the
+ * namespace. Selectors also hold `part-of`, so pods of two apps never match one selector.
+ */
 export function processInstance(app: string, process: string): string {
-  return fitName(`${app}-${process}`, DNS_LABEL_MAX);
+  return processObjectName(app, process);
 }
 
 /** Selector of a process's pods (Deployment selector, Service selector). */

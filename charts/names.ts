@@ -1,7 +1,19 @@
 /**
- * Names derived from app, process and domain names must fit Kubernetes' limits. When one is too
- * long it is shortened the same way on every render (a hash of the full name as suffix), so a
- * redeploy finds the same object instead of creating a twin.
+ * The names of the objects an app renders, and how they fit Kubernetes' limits.
+ *
+ * Every name is unique per (kind, namespace) across apps by construction (docs/apps.md, "Names"):
+ * - ServiceAccount `{app}`, Service `{app}-web`, CronJob `{app}-cron-{suffix}` (suffix has no
+ *   `-`), Secrets `config-{app}` / `pull-secret-{app}`: the app is the whole name or a part that
+ *   the fixed rest of the name delimits, so two apps never meet.
+ * - Deployment `{app}-{process}` while the process type has no `-` (its last `-` then splits app
+ *   from process); a process type with a `-` gets the app name's length as a marker,
+ *   `{app}-{process}-{length}`, which starts with a digit and so can never be a process type:
+ *   the marker says which case a name is and where app and process meet.
+ * - Ingress `{app}-web-{domain slug}-{hash}`, the hash of app and domain: a domain slug always
+ *   has a `-` and is not even unique per domain, so no name without a hash would be.
+ * Names longer than their limit are shortened with a hash of the full name (fitName); with app
+ * names of at most 30 characters and process types of at most 20 that never happens to
+ * Deployments, Services or CronJobs, and Ingress names are cut before their hash is added.
  */
 import { sha256Hex } from './hash.ts';
 
@@ -11,6 +23,8 @@ export const DNS_LABEL_MAX = 63;
 export const CRONJOB_NAME_MAX = 52;
 /** Label values. */
 export const LABEL_VALUE_MAX = 63;
+/** Ingress names leave room for `-tls`, the name of their TLS Secret, within a DNS label. */
+export const INGRESS_NAME_MAX = DNS_LABEL_MAX - '-tls'.length;
 
 /** Hex characters of the hash suffix: 32 bits, enough to keep the few names of one app apart. */
 const HASH_LENGTH = 8;
@@ -30,8 +44,8 @@ export function fitName(name: string, max: number): string {
 
 /**
  * A domain as a label fragment: `app.example.com` → `app-example-com`, `*.example.com` →
- * `wildcard-example-com`. Not injective (`a-b.com` and `a.b.com` meet), so callers that need
- * distinct names must check for collisions.
+ * `wildcard-example-com`. Not injective (`a-b.com` and `a.b.com` meet): only readable, never an
+ * identity on its own.
  */
 export function domainSlug(domain: string): string {
   const lower = domain.toLowerCase();
@@ -42,4 +56,27 @@ export function domainSlug(domain: string): string {
 /** 8 hex characters of sha256(text): a short, stable disambiguator. */
 export function shortHash(text: string): string {
   return sha256Hex(text).slice(0, HASH_LENGTH);
+}
+
+/**
+ * A process's Deployment name, also its `instance` label: `{app}-{process}`, or
+ * `{app}-{process}-{app.length}` when the process type has a `-` (see the file comment).
+ */
+export function processObjectName(app: string, process: string): string {
+  return fitName(
+    process.includes('-') ? `${app}-${process}-${app.length}` : `${app}-${process}`,
+    DNS_LABEL_MAX,
+  );
+}
+
+/**
+ * An Ingress's name: `{app}-web-{slug}` cut to leave room for the hash, then 8 hex characters of
+ * sha256 of `{app}/{domain}` (neither contains a `/`), so two (app, domain) pairs share a name
+ * only if their hashes collide.
+ */
+export function ingressName(app: string, domain: string): string {
+  const readable = `${app}-web-${domainSlug(domain)}`
+    .slice(0, INGRESS_NAME_MAX - HASH_LENGTH - 1)
+    .replace(/-+$/, '');
+  return `${readable}-${shortHash(`${app}/${domain}`)}`;
 }

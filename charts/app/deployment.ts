@@ -1,7 +1,7 @@
 /** One Deployment per process type. */
 import { processLabels, processSelector } from '../labels.ts';
 import { objectMeta } from '../metadata.ts';
-import { DNS_LABEL_MAX, fitName } from '../names.ts';
+import { processObjectName } from '../names.ts';
 import type { RenderedObject } from '../types.ts';
 import { type AppContext, WEB_PROCESS } from './context.ts';
 import { containerBase, mountsField, podAnnotations, podSpec } from './pod.ts';
@@ -14,8 +14,9 @@ import type { ProcessValues } from './values.ts';
 /** Old ReplicaSets kept for `kubectl rollout undo` (as Dokku's chart). */
 export const REVISION_HISTORY_LIMIT = 5;
 
+/** `{app}-{process}`, with a marker when the process type has a `-` (charts/names.ts). */
 export function deploymentName(app: string, process: string): string {
-  return fitName(`${app}-${process}`, DNS_LABEL_MAX);
+  return processObjectName(app, process);
 }
 
 export function deployment(ctx: AppContext, process: string, spec: ProcessValues): RenderedObject {

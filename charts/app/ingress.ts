@@ -5,7 +5,7 @@
  */
 import { processLabels } from '../labels.ts';
 import { objectMeta } from '../metadata.ts';
-import { DNS_LABEL_MAX, domainSlug, fitName, shortHash } from '../names.ts';
+import { ingressName } from '../names.ts';
 import { mergeUnder } from '../records.ts';
 import type { RenderedObject } from '../types.ts';
 import { type AppContext, WEB_PROCESS } from './context.ts';
@@ -13,22 +13,9 @@ import type { PortMap } from './ports.ts';
 import { webServiceName } from './service.ts';
 import type { AppChartValues } from './values.ts';
 
-/**
- * Ingress name per domain: `{app}-web-{slug}`, fitted to 63. Slugs are not unique (`a-b.com`,
- * `a.b.com`, `wildcard.x.com` and `*.x.com` meet), so domains sharing a slug each get a hash of
- * the domain appended; a domain whose slug is its own keeps the plain, readable name.
- */
+/** Ingress name per domain: `{app}-web-{slug}-{hash of app and domain}` (charts/names.ts). */
 export function ingressNames(app: string, domains: readonly string[]): Map<string, string> {
-  const distinct = [...new Set(domains)].sort();
-  const slugCount = new Map<string, number>();
-  for (const d of distinct) slugCount.set(domainSlug(d), (slugCount.get(domainSlug(d)) ?? 0) + 1);
-  const names = new Map<string, string>();
-  for (const d of distinct) {
-    const slug = domainSlug(d);
-    const base = `${app}-${WEB_PROCESS}-${slug}`;
-    names.set(d, fitName(slugCount.get(slug)! > 1 ? `${base}-${shortHash(d)}` : base, DNS_LABEL_MAX));
-  }
-  return names;
+  return new Map([...new Set(domains)].sort().map((d) => [d, ingressName(app, d)]));
 }
 
 /** Annotations the chart sets for TLS and gRPC backends, per ingress controller. */
@@ -57,7 +44,8 @@ export function ingresses(ctx: AppContext): RenderedObject[] {
   const annotations = mergeUnder(controllerAnnotations(values, primary), values.annotations);
   return [...ingressNames(values.app, values.domains)].map(([host, name]) => {
     const spec: Record<string, unknown> = { ingressClassName: values.ingressClass };
-    if (values.tls) spec.tls = [{ hosts: [host], secretName: fitName(`${name}-tls`, DNS_LABEL_MAX) }];
+    // Unique because the Ingress name is, and within a DNS label (INGRESS_NAME_MAX).
+    if (values.tls) spec.tls = [{ hosts: [host], secretName: `${name}-tls` }];
     spec.rules = [
       {
         host,

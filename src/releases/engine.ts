@@ -36,6 +36,7 @@ import { LiveObjects } from './live-objects.ts';
 import { DiscoveringObjectApi } from './object-api.ts';
 import { ObjectWriter } from './object-writer.ts';
 import { describeRef, keyOf, refOf, withReleaseLabels } from './objects.ts';
+import { LiveObserver, type Observed } from './observe.ts';
 import { decideRecovery, possiblyLive, rollbackDescription } from './plan.ts';
 import { diagnoseRollouts } from './pod-diagnosis.ts';
 import { type Emit, progressEmitter } from './progress.ts';
@@ -44,6 +45,7 @@ import {
   type EngineParts,
   executeWork,
   finishRevision,
+  otherRelease,
   planWork,
   type ResolvedWait,
   throwIfAborted,
@@ -112,6 +114,9 @@ export class ReleaseEngine {
   private readonly parts: EngineParts;
   private readonly defaultTimeoutMs: number;
   private readonly defaultNamespace: string;
+  private readonly observer: LiveObserver;
+  /** The server-side apply field manager this engine writes as. */
+  readonly fieldManager: string;
 
   constructor(options: ReleaseEngineOptions) {
     const kc = options.kube instanceof k8s.KubeConfig ? options.kube : options.kube.kc;
@@ -128,10 +133,12 @@ export class ReleaseEngine {
       ...(options.cacheIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.cacheIdleTimeoutMs } : {}),
       ...(options.onInformerError ? { onInformerError: options.onInformerError } : {}),
     });
+    this.fieldManager = options.fieldManager ?? 'longshore';
+    this.observer = new LiveObserver(this.store, this.live, objects, retry);
     this.parts = {
       store: this.store,
       live: this.live,
-      writer: new ObjectWriter(objects, this.live, options.fieldManager ?? 'longshore', retry),
+      writer: new ObjectWriter(objects, this.live, this.fieldManager, retry),
       historyMax: options.historyMax ?? 10,
       pollMs: options.pollMs ?? 100,
       diagnose: (refs) => diagnoseRollouts(kc, this.live, refs),
@@ -208,6 +215,14 @@ export class ReleaseEngine {
     const deleted: ObjectRef[] = [];
     for (const [i, ref] of ordered.entries()) {
       throwIfAborted(input.signal);
+      const owner = await otherRelease(this.live, ref, input.release, input.signal);
+      if (owner) {
+        emit('uninstall', `keeping ${describeRef(ref)}: it is live as an object of release ${owner}`, {
+          revision: last.revision,
+          object: ref,
+        });
+        continue;
+      }
       emit('uninstall', `deleting ${describeRef(ref)}`, {
         percent: Math.round((90 * i) / ordered.length),
         revision: last.revision,
@@ -220,6 +235,19 @@ export class ReleaseEngine {
     emit('uninstall', `deleting the history of ${input.release}`, { percent: 95, revision: last.revision });
     await this.store.deleteRelease(input.release);
     return { release: input.release, existed: true, deleted };
+  }
+
+  /**
+   * The live copies of objects a release is about to apply, for checks before any write (see
+   * observe.ts: cached for objects the release may have applied, read from the API otherwise).
+   */
+  observe(release: string, objects: readonly ReleaseObject[], signal?: AbortSignal): Promise<Observed[]> {
+    return this.observer.observe(release, objects, signal);
+  }
+
+  /** Every object longshore manages of a namespaced kind, in all namespaces, from a cluster-wide cache. */
+  managedEverywhere(apiVersion: string, kind: string, signal?: AbortSignal): Promise<k8s.KubernetesObject[]> {
+    return this.observer.managedEverywhere(apiVersion, kind, signal);
   }
 
   /** Revisions, oldest first, from the store's cache (no API request). */

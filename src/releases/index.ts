@@ -15,6 +15,7 @@ export {
 } from './errors.ts';
 export type { ProgressEvent, ProgressListener, ProgressStep } from './events.ts';
 export { MANAGED_BY, MANAGED_BY_LABEL, MANAGED_SELECTOR, RELEASE_LABEL } from './objects.ts';
+export type { Observed } from './observe.ts';
 export { INTERRUPTED, rollbackTargetOf } from './plan.ts';
 export { claimReadiness, deploymentReadiness, type Readiness } from './rollout.ts';
 export type {

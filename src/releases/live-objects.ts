@@ -89,6 +89,19 @@ export class LiveObjects {
     return ready.cache;
   }
 
+  /**
+   * Every managed object of a namespaced kind, in all namespaces, from one cluster-wide cache
+   * (started and listed on first use, then kept warm by its watch like the others).
+   */
+  async listEverywhere(
+    apiVersion: string,
+    kind: string,
+    signal?: AbortSignal,
+  ): Promise<k8s.KubernetesObject[]> {
+    const cache = await this.cache({ apiVersion, kind, name: '', namespace: ALL_NAMESPACES }, signal);
+    return cache.list();
+  }
+
   /** Calls `listener` on every watch event of the caches holding `refs`; returns the unsubscribe function. */
   async onChange(
     refs: readonly ObjectRef[],
@@ -136,12 +149,14 @@ export class LiveObjects {
   }
 
   private async start(ref: ObjectRef): Promise<Entry> {
-    const { plural, namespaced } = await this.resource(ref.apiVersion, ref.kind);
+    const { plural, namespaced: scoped } = await this.resource(ref.apiVersion, ref.kind);
+    const everywhere = ref.namespace === ALL_NAMESPACES;
+    const namespaced = scoped && !everywhere;
     const base = ref.apiVersion.includes('/') ? `/apis/${ref.apiVersion}` : `/api/${ref.apiVersion}`;
     const path = namespaced
       ? `${base}/namespaces/${ref.namespace ?? 'default'}/${plural}`
       : `${base}/${plural}`;
-    const what = `list ${ref.apiVersion} ${ref.kind}${namespaced ? ` in ${ref.namespace ?? 'default'}` : ''}`;
+    const what = `list ${ref.apiVersion} ${ref.kind}${namespaced ? ` in ${ref.namespace ?? 'default'}` : everywhere ? ' in all namespaces' : ''}`;
     const state = { listed: false };
     const cache = new InformerCache<k8s.KubernetesObject>({
       kc: this.options.kc,
@@ -191,6 +206,9 @@ async function stopEntry(entry: Promise<Entry>): Promise<void> {
   const started = await entry.catch(() => undefined);
   await started?.cache.stop().catch(() => undefined);
 }
+
+/** The namespace of a cluster-wide cache's key: no namespace can be called `*`. */
+const ALL_NAMESPACES = '*';
 
 function cacheKey(ref: ObjectRef): string {
   return `${ref.apiVersion}|${ref.kind}|${ref.namespace ?? ''}`;

@@ -10,7 +10,7 @@ import { findDrift } from './drift.ts';
 import { ApplyFailedError, RolloutFailedError, RolloutTimeoutError } from './errors.ts';
 import type { LiveObjects } from './live-objects.ts';
 import type { ObjectWriter } from './object-writer.ts';
-import { describeRef } from './objects.ts';
+import { describeRef, RELEASE_LABEL } from './objects.ts';
 import { type DesiredObject, planObjects, possiblyLive } from './plan.ts';
 import type { Emit } from './progress.ts';
 import { describeLeak, findPullSecretLeak } from './pull-secret-leaks.ts';
@@ -113,8 +113,19 @@ export async function executeWork(parts: EngineParts, work: Work, options: RunOp
       );
     }
   }
+  const kept = new Set<ObjectRef>();
   for (const [i, ref] of work.drop.entries()) {
     throwIfAborted(signal);
+    const owner = await otherRelease(parts.live, ref, release, signal);
+    if (owner) {
+      emit('delete', `keeping ${describeRef(ref)}: it is live as an object of release ${owner}`, {
+        percent: 60,
+        revision,
+        object: ref,
+      });
+      kept.add(ref);
+      continue;
+    }
     emit('delete', `deleting ${describeRef(ref)}`, {
       percent: 60,
       revision,
@@ -131,6 +142,8 @@ export async function executeWork(parts: EngineParts, work: Work, options: RunOp
       );
     }
   }
+  // The caller reports `work.drop` as deleted: what was kept is not.
+  if (kept.size > 0) work.drop = work.drop.filter((ref) => !kept.has(ref));
   if (options.wait) await waitForWork(parts, work, options, options.wait);
 }
 
@@ -213,6 +226,21 @@ function permanentOr(err: unknown, make: (reason: string) => Error): unknown {
   if (err instanceof Error && err.name === 'AbortError') return err;
   const reason = err instanceof Error ? err.message : String(err);
   return make(reason);
+}
+
+/**
+ * The release a dropped object's live copy belongs to, when that is not `release`: a name this
+ * release once rendered can be another release's object now (two apps' names used to meet,
+ * docs/apps.md "Names"), and deleting it would delete that app's object.
+ */
+export async function otherRelease(
+  live: LiveObjects,
+  ref: ObjectRef,
+  release: string,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  const owner = (await live.get(ref, signal))?.metadata?.labels?.[RELEASE_LABEL];
+  return owner !== undefined && owner !== release ? owner : undefined;
 }
 
 export function throwIfAborted(signal: AbortSignal | undefined): void {

@@ -5,6 +5,7 @@
 import type * as k8s from '@kubernetes/client-node';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ingressName } from '../../charts/index.ts';
 import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
 import { ReleaseEngine } from '../../src/releases/index.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
@@ -128,12 +129,12 @@ describe('deploy', () => {
       ['https-443-5000', 443, 5000],
     ]);
     const ingress = await fleet.networking.readNamespacedIngress({
-      name: 'shop-web-shop-example-com',
+      name: ingressName('shop', 'shop.example.com'),
       namespace: 'default',
     });
     expect(ingress.metadata?.annotations?.['cert-manager.io/cluster-issuer']).toBe('letsencrypt');
     expect(ingress.spec?.tls).toEqual([
-      { hosts: ['shop.example.com'], secretName: 'shop-web-shop-example-com-tls' },
+      { hosts: ['shop.example.com'], secretName: `${ingressName('shop', 'shop.example.com')}-tls` },
     ]);
     expect(ingress.spec?.rules?.[0]?.http?.paths[0]?.backend.service).toEqual({
       name: 'shop-web',
@@ -162,11 +163,20 @@ describe('deploy', () => {
   });
 
   it('redeploys the same thing with zero write requests', async () => {
+    const start = fleet.sim.requests.entries().length;
     const writes = await writesDuring(async () => {
       const out = await ok(deployArgs('shop', 'registry.example.com/shop:1'));
       expect(out).toMatch(/shop: unchanged \(revision 1\)/);
     });
     expect(writes).toEqual([]);
+    // Reads: informer lists and watches only, plus the namespace check. The ownership check
+    // (src/workers/deploy/ownership.ts) reads the objects it already applied from those caches.
+    const reads = fleet.sim.requests
+      .entries()
+      .slice(start)
+      .filter((r) => r.verb !== 'list' && r.verb !== 'watch')
+      .map((r) => `${r.verb} ${r.resource} ${r.namespace ?? ''}/${r.name ?? ''}`);
+    expect(reads).toEqual(['get /namespaces /default']);
     expect(store.history('shop')).toHaveLength(1);
   });
 

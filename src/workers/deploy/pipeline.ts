@@ -23,6 +23,7 @@ import type { Cluster } from '../cluster.ts';
 import type { HandlerContext, HandlerResult } from '../handler.ts';
 import { checkMounts } from './mounts.ts';
 import { ensureNamespace } from './namespace.ts';
+import { checkOwnership } from './ownership.ts';
 import { progressForwarder } from './progress.ts';
 import { interruptDecision, releaseReport } from './release-outcome.ts';
 import { type Rendered, renderChart } from './render.ts';
@@ -78,6 +79,20 @@ export async function runAppPipeline(
     appRelease !== undefined ||
     Object.keys(change.env).length > 0 ||
     store.deployed(configRelease) !== undefined;
+  // Still before the first write: every object to write is this app's, every domain no other app's.
+  await checkOwnership(
+    engine,
+    app,
+    [
+      ...(installConfig ? [{ release: configRelease, objects: config.objects }] : []),
+      ...(pullSecret.action === 'install'
+        ? [{ release: releaseNames.pullSecret(app), objects: pullSecret.rendered.objects }]
+        : []),
+      ...(appRelease ? [{ release: releaseNames.app(app), objects: appRelease.objects }] : []),
+    ],
+    spec.domains,
+    ctx.signal,
+  );
   if (installConfig || pullSecret.action === 'install') {
     const created = await ensureNamespace(kube.core, namespace);
     if (created === 'created') await ctx.log(`namespace ${namespace}: created`);

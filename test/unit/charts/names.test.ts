@@ -5,7 +5,9 @@ import {
   DNS_LABEL_MAX,
   domainSlug,
   fitName,
+  ingressName,
   LABEL_VALUE_MAX,
+  processObjectName,
   type RenderedObject,
 } from '../../../charts/index.ts';
 import { LONG_APP, LONG_PROCESS, longNamesApp } from './long-names.ts';
@@ -69,6 +71,33 @@ describe('domainSlug', () => {
   });
 });
 
+describe('names unique across apps (charts/names.ts)', () => {
+  it('keeps a process type without "-" at {app}-{process}, and marks one with "-" by the app length', () => {
+    expect(processObjectName('shop', 'web')).toBe('shop-web');
+    expect(processObjectName('shop', 'worker')).toBe('shop-worker');
+    // The issue's pair: app cx + process y-web, app cx-y + process web.
+    expect(processObjectName('cx', 'y-web')).toBe('cx-y-web-2');
+    expect(processObjectName('cx-y', 'web')).toBe('cx-y-web');
+    expect(processObjectName('cx-y', 'web-2')).toBe('cx-y-web-2-4');
+  });
+
+  it('never shortens a Deployment name: 30 + 1 + 20 + 3 characters fit in 63', () => {
+    const name = processObjectName('a'.repeat(30), `b-${'c'.repeat(18)}`);
+    expect(name).toBe(`${'a'.repeat(30)}-b-${'c'.repeat(18)}-30`);
+    expect(name.length).toBeLessThanOrEqual(DNS_LABEL_MAX);
+  });
+
+  it('gives every Ingress a hash of app and domain, so slugs that meet keep distinct names', () => {
+    // The issue's pair: app ca + b-web-x.com, app ca-web-b + x.com (both were ca-web-b-web-x-com).
+    const a = ingressName('ca', 'b-web-x.com');
+    const b = ingressName('ca-web-b', 'x.com');
+    expect(a).toMatch(/^ca-web-b-web-x-com-[0-9a-f]{8}$/);
+    expect(b).toMatch(/^ca-web-b-web-x-com-[0-9a-f]{8}$/);
+    expect(a).not.toBe(b);
+    expect(ingressName('ca', 'b-web-x.com')).toBe(a);
+  });
+});
+
 describe('names at the limits', () => {
   const objects = appChart.render(longNamesApp);
   const byKind = (kind: string): RenderedObject[] => objects.filter((o) => o.kind === kind);
@@ -77,7 +106,8 @@ describe('names at the limits', () => {
     expect(byKind('Deployment')).toHaveLength(3);
     expect(byKind('Ingress')).toHaveLength(3);
     expect(byKind('CronJob')).toHaveLength(2);
-    expect(byKind('Deployment').map((d) => d.metadata.name)).toContain(`${LONG_APP}-${LONG_PROCESS}`);
+    // A process type with a "-" gets the app name's length as a marker (charts/names.ts).
+    expect(byKind('Deployment').map((d) => d.metadata.name)).toContain(`${LONG_APP}-${LONG_PROCESS}-30`);
   });
 
   it('keeps Deployment, Service and Ingress names DNS labels of at most 63', () => {
