@@ -12,6 +12,7 @@
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
+import { ConnectionLog } from '../../core/connection-log.ts';
 import type { FleetConfig } from '../../core/env.ts';
 import type { Logger } from '../../core/logger.ts';
 import { createRedis } from '../../core/redis.ts';
@@ -86,10 +87,19 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
    */
   static fromConfig(config: FleetConfig, logger?: Logger, id?: string): SyncScheduler {
     const redis = createRedis(config.redisUrl, 'producer', { commandTimeout: COMMAND_TIMEOUT_MS });
-    // Connection errors surface as failed ticks; the client reconnects by itself.
-    redis.on('error', () => undefined);
     const jobs = new JobClient(redis, { attempts: config.jobAttempts, backoffMs: config.backoffMs });
-    jobs.queue.on('error', () => undefined);
+    // Connection errors also surface as failed ticks; the client reconnects by itself. With a
+    // logger they are logged with a back-off; never left to ioredis, which prints them raw.
+    const connections = logger ? new ConnectionLog(logger, config.redisUrl) : undefined;
+    if (connections) {
+      connections.watch(redis, 'scheduler');
+      connections.watchBull(jobs.queue, 'scheduler-queue', (err) =>
+        logger?.error({ err: err.message }, 'scheduler queue error'),
+      );
+    } else {
+      redis.on('error', () => undefined);
+      jobs.queue.on('error', () => undefined);
+    }
     return new SyncScheduler({
       redis,
       jobs,
@@ -97,6 +107,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       ...(logger ? { logger } : {}),
       ...(id ? { id } : {}),
       onStop: async () => {
+        connections?.mute();
         await jobs.close().catch(() => undefined);
         redis.disconnect();
       },
