@@ -39,6 +39,11 @@ export class ConnectionLog {
   /** Reports a connection error of the client named `connection`, subject to the back-off. */
   error(err: Error, connection: string): void {
     if (this.muted) return;
+    if (!isConnectionError(err)) {
+      // Not an outage (a command refused, a protocol error): worth a line of its own.
+      this.logger.error({ redis: this.address, connection, err: err.message }, 'Redis client error');
+      return;
+    }
     const now = this.now();
     if (this.outageSince === undefined) {
       this.outageSince = now;
@@ -94,12 +99,19 @@ export class ConnectionLog {
 
   /**
    * Routes the `error` events of a BullMQ object (Worker, Queue): connection errors through the
-   * back-off, anything else to `onOther` (a real failure, logged in full).
+   * back-off, anything else to `onOther` (a real failure, logged in full). For an object on a
+   * client already watched (a Queue sharing it), `sharesWatchedClient` drops its connection
+   * errors: they are the client's own, forwarded, and already counted.
    */
-  watchBull(emitter: EventEmitter, connection: string, onOther: (err: Error) => void): void {
+  watchBull(
+    emitter: EventEmitter,
+    connection: string,
+    onOther: (err: Error) => void,
+    sharesWatchedClient = false,
+  ): void {
     emitter.on('error', (err: Error) => {
-      if (isConnectionError(err)) this.error(err, connection);
-      else onOther(err);
+      if (!isConnectionError(err)) onOther(err);
+      else if (!sharesWatchedClient) this.error(err, connection);
     });
   }
 }

@@ -66,9 +66,13 @@ export class FleetWorker {
     // Every Redis connection of the process reports into the log through one back-off.
     const connections = new ConnectionLog(logger, config.redisUrl);
     const redis = connections.watch(createRedis(config.redisUrl, 'worker'), 'main');
-    const subscriber = connections.watch(redis.duplicate(), 'cancel-subscriber');
     const jobs = new JobClient(redis, { attempts: config.jobAttempts, backoffMs: config.backoffMs });
-    connections.watchBull(jobs.queue, 'queue', (err) => logger.error({ err: err.message }, 'queue error'));
+    connections.watchBull(
+      jobs.queue,
+      'queue',
+      (err) => logger.error({ err: err.message }, 'queue error'),
+      true,
+    );
     const metrics = new WorkerMetrics(jobs.queue, redis);
     const self: { current?: FleetWorker } = {};
 
@@ -89,7 +93,6 @@ export class FleetWorker {
       await waitForRedis(redis, config.redisUrl, STARTUP_REDIS_WAIT_MS);
     } catch (err) {
       connections.mute();
-      subscriber.disconnect();
       redis.disconnect();
       await health?.close();
       throw err;
@@ -135,6 +138,9 @@ export class FleetWorker {
       for (const id of jobIds) runner.abort(id, 'lock-lost', 'the job lock could not be renewed');
     });
 
+    // Subscribed once connected: SUBSCRIBE sent during the connection's ready check fails it.
+    const subscriber = connections.watch(redis.duplicate(), 'cancel-subscriber');
+    await waitForRedis(subscriber, config.redisUrl, STARTUP_REDIS_WAIT_MS);
     await subscriber.subscribe(keys.cancelChannel);
     subscriber.on('message', (_channel, jobId: string) => {
       if (runner.abort(jobId, 'cancel', 'cancelled by an operator'))

@@ -5,7 +5,10 @@
  * - a worker that loses Redis, or never had it, logs JSON lines only, a few of them (back-off);
  * - a worker whose metrics port is taken, and kube-sim on a taken port, exit 1 naming the port.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/dev/private-redis.ts';
 import { startTestFleet, type TestFleet } from '../helpers/fleet.ts';
@@ -148,6 +151,30 @@ describe('start-up errors', () => {
     expect(fatal?.msg, worker.output()).toMatch(
       new RegExp(`127\\.0\\.0\\.1:${port}.*in use.*LONGSHORE_METRICS_PORT`),
     );
+  });
+
+  it('longshore dev whose metrics port is taken exits 1 at once with one line naming it', async () => {
+    const stateDir = mkdtempSync(join(tmpdir(), 'longshore-dev-'));
+    try {
+      const result = await runCli(
+        ['dev', '--state-dir', stateDir],
+        {
+          // Embedded defaults (private Redis, simulated cluster, a made-up secret), taken port.
+          REDIS_URL: '',
+          KUBECONFIG: '',
+          LONGSHORE_SECRET: '',
+          LONGSHORE_METRICS_HOST: '127.0.0.1',
+          LONGSHORE_METRICS_PORT: String(port),
+        },
+        30_000,
+      );
+      expect(result.code, result.stderr).toBe(1);
+      const lines = result.stderr.split('\n').filter((l) => l.trim() !== '');
+      expect(lines, result.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`127\\.0\\.0\\.1:${port}.*in use.*LONGSHORE_METRICS_PORT`));
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 
   it('kube-sim on a taken port exits 1 with one line naming the port and --port', async () => {

@@ -15,7 +15,7 @@ import type { Redis } from 'ioredis';
 import { ConnectionLog } from '../../core/connection-log.ts';
 import type { FleetConfig } from '../../core/env.ts';
 import type { Logger } from '../../core/logger.ts';
-import { createRedis } from '../../core/redis.ts';
+import { createRedis, describeRedisError } from '../../core/redis.ts';
 import { JobClient } from '../../jobs/client.ts';
 import { IntervalLock } from './interval-lock.ts';
 
@@ -93,8 +93,11 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
     const connections = logger ? new ConnectionLog(logger, config.redisUrl) : undefined;
     if (connections) {
       connections.watch(redis, 'scheduler');
-      connections.watchBull(jobs.queue, 'scheduler-queue', (err) =>
-        logger?.error({ err: err.message }, 'scheduler queue error'),
+      connections.watchBull(
+        jobs.queue,
+        'scheduler-queue',
+        (err) => logger?.error({ err: err.message }, 'scheduler queue error'),
+        true,
       );
     } else {
       redis.on('error', () => undefined);
@@ -188,7 +191,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       const nextInMs = Math.min(this.intervalMs || ERROR_RETRY_MS, ERROR_RETRY_MS);
       result = { outcome: 'error', error, consecutiveErrors: this.consecutiveErrors, at, nextInMs };
       this.logger?.warn(
-        { err: error.message, consecutiveErrors: this.consecutiveErrors, nextInMs },
+        { err: describeRedisError(error), consecutiveErrors: this.consecutiveErrors, nextInMs },
         'scheduled sync not enqueued; will retry',
       );
     }
