@@ -43,15 +43,16 @@ describe('connection loss', () => {
 
   beforeAll(async () => {
     fleet = await startTestFleet();
-    await fleet.startWorker({}, 2);
+    // `domains` jobs hold for 4 s after their effect: the restart happens while the job runs.
+    await fleet.startWorker({ TEST_HOLD_MS: '4000' }, 2);
   });
 
   afterAll(() => fleet.stop());
 
   it('--wait rides out a Redis restart, says it is waiting once, and ends with the job’s result', async () => {
-    const cli = startProcess(CLI, ['apps:destroy', 'bouncy', '--force', '--wait'], fleet.env);
+    const cli = startProcess(CLI, ['domains:add', 'bouncy', 'bouncy.example.com', '--wait'], fleet.env);
     await cli.waitForLine(/waiting for it to finish/);
-    await fleet.waitForEvent((e) => e.app === 'bouncy' && e.phase === 'start', 'the destroy job to start');
+    await fleet.waitForEvent((e) => e.app === 'bouncy' && e.phase === 'effect', 'the domains job to run');
 
     await fleet.redis.kill();
     await sleep(1_500);
@@ -60,7 +61,7 @@ describe('connection loss', () => {
     const { code } = await exitOf(cli, 60_000);
     const output = cli.output();
     expect(code, output).toBe(0);
-    expect(output).toMatch(/app\.bouncy\.1 completed: destroyed/);
+    expect(output).toMatch(/app\.bouncy\.1 completed: effect applied/);
     expect(
       cli.lines.filter((l) => /waiting for Redis at 127\.0\.0\.1:\d+ /.test(l)),
       output,
