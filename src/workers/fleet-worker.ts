@@ -140,7 +140,17 @@ export class FleetWorker {
 
     // Subscribed once connected: SUBSCRIBE sent during the connection's ready check fails it.
     const subscriber = connections.watch(redis.duplicate(), 'cancel-subscriber');
-    await waitForRedis(subscriber, config.redisUrl, STARTUP_REDIS_WAIT_MS);
+    try {
+      await waitForRedis(subscriber, config.redisUrl, STARTUP_REDIS_WAIT_MS);
+    } catch (err) {
+      // Redis went away during the start: leave nothing connecting behind.
+      connections.mute();
+      subscriber.disconnect();
+      await worker.close(true).catch(() => undefined);
+      redis.disconnect();
+      await health?.close();
+      throw err;
+    }
     await subscriber.subscribe(keys.cancelChannel);
     subscriber.on('message', (_channel, jobId: string) => {
       if (runner.abort(jobId, 'cancel', 'cancelled by an operator'))
