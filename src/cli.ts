@@ -15,7 +15,7 @@ import { registerPs } from './producers/cli/commands/ps.ts';
 import { registerRun } from './producers/cli/commands/run.ts';
 import { registerStorage } from './producers/cli/commands/storage.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
-import { action } from './producers/cli/runtime.ts';
+import { action, exitCodeFor } from './producers/cli/runtime.ts';
 
 /** The package version, from src/ (checkout) or dist/src/ (compiled). */
 function version(): string {
@@ -31,6 +31,25 @@ function version(): string {
     }
   }
   return 'unknown';
+}
+
+/**
+ * For commands that run until a signal (worker, scheduler, sim, dev): a failure while starting
+ * prints its one line and ends the process at once, with whatever it had already started (Redis
+ * connections, a listening server, a private redis-server) — instead of setting an exit code that
+ * a process kept alive by those never reaches.
+ */
+function longRunning<A extends unknown[]>(
+  fn: (...args: A) => Promise<number | undefined>,
+): (...args: A) => Promise<void> {
+  return action(async (...args: A) => {
+    try {
+      return await fn(...args);
+    } catch (err) {
+      process.stderr.write(`error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(exitCodeFor(err));
+    }
+  });
 }
 
 export function buildProgram(): Command {
@@ -58,7 +77,7 @@ export function buildProgram(): Command {
     .description('Run a worker process of the fleet until SIGTERM/SIGINT')
     .option('--concurrency <n>', 'jobs run at once by this process (default LONGSHORE_CONCURRENCY, 8)')
     .action(
-      action(async (options: { concurrency?: string }) => {
+      longRunning(async (options: { concurrency?: string }) => {
         const concurrency = options.concurrency === undefined ? undefined : Number(options.concurrency);
         if (
           concurrency !== undefined &&
@@ -84,7 +103,7 @@ export function buildProgram(): Command {
         'one per interval however many schedulers run',
     )
     .action(
-      action(async () => {
+      longRunning(async () => {
         const { runSchedulerProcess } = await import('./producers/scheduler/main.ts');
         await runSchedulerProcess();
         await new Promise(() => undefined);
@@ -99,7 +118,7 @@ export function buildProgram(): Command {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--kubeconfig <file>', 'write a kubeconfig for kubectl, helm and client-node here')
     .action(
-      action(async (options: { port?: string; host: string; kubeconfig?: string }) => {
+      longRunning(async (options: { port?: string; host: string; kubeconfig?: string }) => {
         const port = options.port === undefined ? undefined : Number(options.port);
         if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
           process.stderr.write('error: --port must be a whole number from 0 to 65535\n');
@@ -123,7 +142,7 @@ export function buildProgram(): Command {
     )
     .option('--state-dir <dir>', 'where local state is kept', '.longshore')
     .action(
-      action(async (options: { stateDir: string }) => {
+      longRunning(async (options: { stateDir: string }) => {
         // Loaded on use: the dev stack pulls in kube-sim, which every other command can do without.
         const { runDev } = await import('./dev/dev.ts');
         await runDev({ stateDir: options.stateDir });

@@ -8,6 +8,15 @@ export async function runSim(options: { port?: number; host?: string; kubeconfig
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.host ? { host: options.host } : {}),
     ...(options.kubeconfig ? { kubeconfigPath: options.kubeconfig } : {}),
+  }).catch((err: NodeJS.ErrnoException) => {
+    // One line naming the address and the option that chooses it, instead of Node's listen error.
+    if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;
+    const why = err.code === 'EADDRINUSE' ? 'the port is in use by another process' : 'permission denied';
+    throw new Error(
+      `cannot listen on ${options.host ?? '127.0.0.1'}:${options.port ?? 0}: ${why}; ` +
+        'choose another with --port, or leave --port out for a free one',
+      { cause: err },
+    );
   });
   process.stdout.write(`kube-sim listening on ${sim.url}\n`);
   if (options.kubeconfig)

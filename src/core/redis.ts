@@ -1,40 +1,85 @@
 /**
- * Redis connections. Workers need `maxRetriesPerRequest: null` so BullMQ's blocking commands
- * survive a Redis restart and reconnect by themselves; short-lived CLI producers fail fast instead
- * of queueing commands for a server that is not there.
+ * Redis connections: one policy per kind of process, so a Redis restart reads the same everywhere.
+ *
+ * - `worker`: commands wait for the connection however long it is gone (`maxRetriesPerRequest:
+ *   null`, which BullMQ's blocking commands need) and the client reconnects forever.
+ * - `producer` (long-running producers such as the scheduler): reconnects forever, but a command
+ *   sent while Redis is gone fails after a reconnect attempt or two instead of queueing, so the
+ *   caller notices the outage.
+ * - `cli`: like `producer` once connected, but the first connection gets a few quick attempts and
+ *   then gives up, so a CLI command against a Redis that is not there fails in about a second with
+ *   one line instead of hanging. A CLI command that waits (`--wait`) rides out an outage by
+ *   retrying its reads (see waitForJob), while the client reconnects with a back-off.
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { InfrastructureError } from './errors.ts';
 
-export type RedisRole = 'worker' | 'producer';
+export type RedisRole = 'worker' | 'producer' | 'cli';
 
-export function createRedis(url: string, role: RedisRole, extra: RedisOptions = {}): Redis {
-  const common: RedisOptions = {
-    lazyConnect: false,
-    // Reconnect with a capped backoff forever: a Redis restart must not need a worker restart.
-    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 6), 2_000),
-    ...extra,
-  };
-  if (role === 'worker') {
-    return new Redis(url, { ...common, maxRetriesPerRequest: null, enableReadyCheck: true });
-  }
-  return new Redis(url, { ...common, maxRetriesPerRequest: 1, connectTimeout: 5_000 });
+/** Attempts the CLI's first connection gets before the command gives up. */
+export const CLI_CONNECT_ATTEMPTS = 3;
+/** How long one connection attempt of the CLI may take (a host that does not answer at all). */
+const CLI_CONNECT_TIMEOUT_MS = 3_000;
+
+/** Capped exponential back-off between reconnection attempts: 100 ms, 200 ms, … `capMs`. */
+export function reconnectDelay(attempt: number, capMs: number): number {
+  return Math.min(50 * 2 ** Math.min(attempt, 10), capMs);
 }
 
-/** Resolves once the connection is ready, or fails with an error naming the URL (password hidden). */
+export function createRedis(url: string, role: RedisRole, extra: RedisOptions = {}): Redis {
+  if (role === 'worker') {
+    return new Redis(url, {
+      lazyConnect: false,
+      // A Redis restart must not need a worker restart.
+      retryStrategy: (times) => reconnectDelay(times, 2_000),
+      maxRetriesPerRequest: null,
+      enableReadyCheck: true,
+      ...extra,
+    });
+  }
+  if (role === 'producer') {
+    return new Redis(url, {
+      lazyConnect: false,
+      retryStrategy: (times) => reconnectDelay(times, 2_000),
+      maxRetriesPerRequest: 1,
+      connectTimeout: 5_000,
+      ...extra,
+    });
+  }
+  let everReady = false;
+  const client = new Redis(url, {
+    lazyConnect: false,
+    // Before the first connection: a few quick attempts, then give up (the client ends, and
+    // waitForRedis reports why). After it: reconnect for as long as the command runs; a waiting
+    // command is back within a second of Redis.
+    retryStrategy: (times) =>
+      everReady || times < CLI_CONNECT_ATTEMPTS ? reconnectDelay(times, 1_000) : null,
+    maxRetriesPerRequest: 1,
+    connectTimeout: CLI_CONNECT_TIMEOUT_MS,
+    ...extra,
+  });
+  client.once('ready', () => {
+    everReady = true;
+  });
+  return client;
+}
+
+/**
+ * Resolves once the connection is ready, or fails with an InfrastructureError that says where
+ * Redis was expected, why it could not be reached, and what to do (password hidden).
+ */
 export async function waitForRedis(client: Redis, url: string, timeoutMs = 5_000): Promise<void> {
   if (client.status === 'ready') return;
   await new Promise<void>((resolve, reject) => {
     let lastError: Error | undefined;
-    const timer = setTimeout(() => {
+    const fail = (reason: string) => {
       cleanup();
-      reject(
-        new InfrastructureError(
-          `cannot reach Redis at ${redactUrl(url)} within ${timeoutMs} ms${lastError ? `: ${lastError.message}` : ''} ` +
-            '(set REDIS_URL, or run `npm start` for a private one)',
-        ),
-      );
-    }, timeoutMs);
+      reject(unreachableRedis(url, reason, lastError));
+    };
+    const timer = setTimeout(
+      () => fail(lastError ? describeRedisError(lastError) : `no answer within ${timeoutMs} ms`),
+      timeoutMs,
+    );
     const onReady = () => {
       cleanup();
       resolve();
@@ -42,14 +87,91 @@ export async function waitForRedis(client: Redis, url: string, timeoutMs = 5_000
     const onError = (err: Error) => {
       lastError = err;
     };
+    // The client gave up reconnecting (the CLI's few first attempts are spent).
+    const onEnd = () => fail(lastError ? describeRedisError(lastError) : 'the connection was closed');
     const cleanup = () => {
       clearTimeout(timer);
       client.off('ready', onReady);
       client.off('error', onError);
+      client.off('end', onEnd);
     };
     client.on('ready', onReady);
     client.on('error', onError);
+    client.on('end', onEnd);
   });
+}
+
+/** The error every process reports when Redis is not there, with the setting that points at it. */
+export function unreachableRedis(url: string, reason: string, cause?: Error): InfrastructureError {
+  return new InfrastructureError(
+    `cannot reach Redis at ${redactUrl(url)} (${reason}); is it running? ` +
+      'Set REDIS_URL to the fleet’s Redis, or run `npm start` for a local one',
+    cause ? { cause } : undefined,
+  );
+}
+
+/** A connection error in a few words a person reads: `connection refused`, `unknown host`… */
+export function describeRedisError(err: Error): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'unknown host';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+    default:
+      if (err.name === 'MaxRetriesPerRequestError' || /Connection is closed/.test(err.message))
+        return 'connection lost';
+      return err.message;
+  }
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
+
+/**
+ * Whether `err` (or an error it wraps) means "Redis is not reachable right now" rather than a
+ * failed command: the caller may retry once the connection is back.
+ */
+export function isConnectionError(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code && CONNECTION_CODES.has(code)) return true;
+    if (e.name === 'MaxRetriesPerRequestError') return true;
+    if (
+      /Connection is closed|Stream isn't writeable|Command timed out|connect ETIMEDOUT|^LOADING /.test(
+        e.message,
+      )
+    )
+      return true;
+  }
+  return false;
+}
+
+/** `host:port` of a Redis URL, for messages about the connection. */
+export function redisAddress(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '6379'}`;
+  } catch {
+    return redactUrl(url);
+  }
 }
 
 export function redactUrl(url: string): string {

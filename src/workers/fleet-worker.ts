@@ -5,7 +5,9 @@
 import { hostname } from 'node:os';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { ConnectionLog } from '../core/connection-log.ts';
 import { type FleetConfig, requireSecret } from '../core/env.ts';
+import { InfrastructureError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis, waitForRedis } from '../core/redis.ts';
 import { BACKOFF_STRATEGY, JobClient } from '../jobs/client.ts';
@@ -29,6 +31,9 @@ export interface FleetWorkerOptions {
   name?: string;
 }
 
+/** How long a starting worker waits for Redis before it gives up (and exits 1). */
+const STARTUP_REDIS_WAIT_MS = 15_000;
+
 /** How long after the shutdown deadline the process stops waiting for handlers that ignore their abort signal. */
 const HARD_STOP_GRACE_MS = 5_000;
 
@@ -47,6 +52,7 @@ export class FleetWorker {
     private readonly runner: JobRunner,
     private readonly health: HealthServer | undefined,
     private readonly cluster: ClusterConnection,
+    private readonly connections: ConnectionLog,
   ) {}
 
   get healthPort(): number | undefined {
@@ -57,11 +63,41 @@ export class FleetWorker {
     const { config, logger, registry } = options;
     const name = options.name ?? `${hostname()}-${process.pid}`;
     const sealer = new Sealer(requireSecret(config));
-    const redis = createRedis(config.redisUrl, 'worker');
-    await waitForRedis(redis, config.redisUrl, 15_000);
-    const subscriber = redis.duplicate();
+    // Every Redis connection of the process reports into the log through one back-off.
+    const connections = new ConnectionLog(logger, config.redisUrl);
+    const redis = connections.watch(createRedis(config.redisUrl, 'worker'), 'main');
     const jobs = new JobClient(redis, { attempts: config.jobAttempts, backoffMs: config.backoffMs });
+    connections.watchBull(
+      jobs.queue,
+      'queue',
+      (err) => logger.error({ err: err.message }, 'queue error'),
+      true,
+    );
     const metrics = new WorkerMetrics(jobs.queue, redis);
+    const self: { current?: FleetWorker } = {};
+
+    // The health server first: a port in use fails the start at once, before waiting for Redis.
+    let health: HealthServer | undefined;
+    try {
+      health =
+        config.metricsPort >= 0
+          ? await startHealthServer(
+              config.metricsHost,
+              config.metricsPort,
+              { ready: () => self.current?.readiness() ?? { ok: false, reason: 'starting' } },
+              metrics.registry,
+            ).catch((err: Error) => {
+              throw listenError(err, config.metricsHost, config.metricsPort);
+            })
+          : undefined;
+      await waitForRedis(redis, config.redisUrl, STARTUP_REDIS_WAIT_MS);
+    } catch (err) {
+      connections.mute();
+      redis.disconnect();
+      await health?.close();
+      throw err;
+    }
+
     const cluster = new ClusterConnection(config, logger);
     const runner = new JobRunner({
       lanes: new LaneStore(redis),
@@ -93,7 +129,8 @@ export class FleetWorker {
         },
       },
     });
-    worker.on('error', (err) => logger.error({ err: err.message }, 'worker error'));
+    // BullMQ's own connections (its duplicate of `redis` and the blocking one) report here.
+    connections.watchBull(worker, 'worker', (err) => logger.error({ err: err.message }, 'worker error'));
     worker.on('stalled', (jobId) =>
       logger.warn({ jobId }, 'job stalled (its worker stopped renewing the lock); moved back to wait'),
     );
@@ -101,22 +138,24 @@ export class FleetWorker {
       for (const id of jobIds) runner.abort(id, 'lock-lost', 'the job lock could not be renewed');
     });
 
+    // Subscribed once connected: SUBSCRIBE sent during the connection's ready check fails it.
+    const subscriber = connections.watch(redis.duplicate(), 'cancel-subscriber');
+    try {
+      await waitForRedis(subscriber, config.redisUrl, STARTUP_REDIS_WAIT_MS);
+    } catch (err) {
+      // Redis went away during the start: leave nothing connecting behind.
+      connections.mute();
+      subscriber.disconnect();
+      await worker.close(true).catch(() => undefined);
+      redis.disconnect();
+      await health?.close();
+      throw err;
+    }
     await subscriber.subscribe(keys.cancelChannel);
     subscriber.on('message', (_channel, jobId: string) => {
       if (runner.abort(jobId, 'cancel', 'cancelled by an operator'))
         logger.warn({ jobId }, 'cancelling job on request');
     });
-
-    const self: { current?: FleetWorker } = {};
-    const health =
-      config.metricsPort >= 0
-        ? await startHealthServer(
-            config.metricsHost,
-            config.metricsPort,
-            { ready: () => self.current?.readiness() ?? { ok: false, reason: 'starting' } },
-            metrics.registry,
-          )
-        : undefined;
 
     const fleet = new FleetWorker(
       name,
@@ -129,6 +168,7 @@ export class FleetWorker {
       runner,
       health,
       cluster,
+      connections,
     );
     self.current = fleet;
     void worker
@@ -182,6 +222,8 @@ export class FleetWorker {
     await this.cluster
       .stop()
       .catch((err: Error) => this.logger.warn({ err: err.message }, 'closing cluster caches failed'));
+    // Closing connections is not an outage.
+    this.connections.mute();
     await this.subscriber.quit().catch(() => undefined);
     await this.jobs.close().catch(() => undefined);
     if (outcome === 'gave-up') this.redis.disconnect();
@@ -189,4 +231,22 @@ export class FleetWorker {
     await this.health?.close();
     this.logger.info('worker stopped');
   }
+}
+
+/** A listen failure of the health server as one line naming the address and the setting. */
+function listenError(err: Error, host: string, port: number): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'EADDRINUSE'
+      ? 'the port is in use by another process'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : code === 'EADDRNOTAVAIL'
+          ? 'no such address on this machine'
+          : err.message;
+  return new InfrastructureError(
+    `cannot serve health and metrics on ${host}:${port}: ${why}; ` +
+      'set LONGSHORE_METRICS_PORT to a free port (0 picks one) or LONGSHORE_METRICS_HOST to another address',
+    { cause: err },
+  );
 }

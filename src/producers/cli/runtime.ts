@@ -12,7 +12,14 @@ import {
   NotFoundError,
   RefusedError,
 } from '../../core/errors.ts';
-import { createRedis, waitForRedis } from '../../core/redis.ts';
+import {
+  createRedis,
+  describeRedisError,
+  isConnectionError,
+  redisAddress,
+  unreachableRedis,
+  waitForRedis,
+} from '../../core/redis.ts';
 import { JobClient } from '../../jobs/client.ts';
 import { Sealer } from '../../jobs/sealing.ts';
 import { validateJob } from '../../jobs/validate.ts';
@@ -45,19 +52,37 @@ export function enqueuedBy(): string {
   return `cli:${user}@${hostname()}`;
 }
 
-/** Opens a producer connection for the duration of `fn`. */
+/**
+ * Opens a CLI connection for the duration of `fn`. Redis not there at all fails in about a second
+ * with one line (the few first connection attempts are spent); Redis lost in the middle of a
+ * command that does not wait fails with the same line. Nothing is printed raw: the client's and
+ * the queue's `error` events are only read for that line.
+ */
 export async function withClient<T>(fn: (client: JobClient, redis: Redis) => Promise<T>): Promise<T> {
   const cfg = config();
-  const redis = createRedis(cfg.redisUrl, 'producer');
+  const redis = createRedis(cfg.redisUrl, 'cli');
   redis.on('error', () => undefined);
   const client = new JobClient(redis, { attempts: cfg.jobAttempts, backoffMs: cfg.backoffMs });
+  client.queue.on('error', () => undefined);
   try {
     await waitForRedis(redis, cfg.redisUrl);
     return await fn(client, redis);
+  } catch (err) {
+    if (isConnectionError(err))
+      throw unreachableRedis(cfg.redisUrl, describeRedisError(rootCause(err)), err as Error);
+    throw err;
   } finally {
-    await client.close().catch(() => undefined);
-    redis.disconnect();
+    // An ended client (its first attempts spent) has nothing to close; disconnecting it again
+    // would keep the process alive for seconds.
+    if (redis.status !== 'end') redis.disconnect();
   }
+}
+
+/** The innermost error of a chain of `cause`s (the connection error inside "could not enqueue"). */
+function rootCause(err: unknown): Error {
+  let e = err as Error;
+  for (let depth = 0; e.cause instanceof Error && depth < 5; depth++) e = e.cause;
+  return e;
 }
 
 function timeoutMs(options: CommonOptions): number | undefined {
@@ -84,6 +109,7 @@ export async function submit(
   const output = createOutput(Boolean(options.json));
   validateJob(type, payload);
   const wait = timeoutMs(options);
+  const redisUrl = config().redisUrl;
   return withClient(async (client, redis) => {
     if (precheck) await precheck(redis);
     const job = await client.enqueue(type, payload, enqueuedBy());
@@ -103,6 +129,15 @@ export async function submit(
         onState: (state) => output.info(`  [${state}]`),
         onFollow: (from, to) =>
           output.info(`${from} was superseded by ${to}, a newer job of the same app; following it`),
+        // stderr, once per outage: the wait goes on by itself, and so does the job.
+        onRedisLost: (err) =>
+          output.error(
+            `waiting for Redis at ${redisAddress(redisUrl)} … (${describeRedisError(err)}; the job goes on)`,
+          ),
+        onRedisBack: (downForMs) =>
+          output.error(
+            `Redis at ${redisAddress(redisUrl)} is back after ${(downForMs / 1000).toFixed(1)} s; still waiting`,
+          ),
       },
       wait !== undefined ? { timeoutMs: wait } : {},
     );

@@ -5,7 +5,8 @@
  */
 import { Job, type JobState } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { NotFoundError, RefusedError, WaitTimeoutError } from '../../core/errors.ts';
+import { InfrastructureError, NotFoundError, RefusedError, WaitTimeoutError } from '../../core/errors.ts';
+import { isConnectionError } from '../../core/redis.ts';
 import { type AttemptRecord, readAttempts } from '../../jobs/attempts.ts';
 import type { JobClient } from '../../jobs/client.ts';
 import { contractFor, isJobType } from '../../jobs/contracts.ts';
@@ -271,43 +272,83 @@ export interface WaitCallbacks {
   onProgress?(progress: unknown): void;
   onState?(state: JobState | 'unknown'): void;
   onFollow?(from: string, to: string): void;
+  /** Redis stopped answering; the wait goes on, retrying. Called once per outage. */
+  onRedisLost?(err: Error): void;
+  /** Redis answers again after an outage reported by onRedisLost. */
+  onRedisBack?(downForMs: number): void;
 }
+
+/** How long a wait rides out a Redis outage (on top of any --timeout) before it gives up. */
+export const WAIT_MAX_OUTAGE_MS = 120_000;
+/** Longest pause between two reads while Redis is gone (the client reconnects meanwhile). */
+const OUTAGE_RETRY_MAX_MS = 1_000;
 
 /**
  * Polls a job until it ends, reporting new log lines and progress. A superseded job is followed to
- * the job that superseded it. Polling (not QueueEvents) keeps working across Redis restarts.
+ * the job that superseded it. Polling (not QueueEvents) keeps working across Redis restarts: a
+ * read that fails because Redis is unreachable means "not yet", and is retried until Redis is back,
+ * the timeout passes, or the outage lasts longer than `maxOutageMs`. The job goes on regardless.
  */
 export async function waitForJob(
   client: JobClient,
   id: string,
   callbacks: WaitCallbacks = {},
-  options: { pollMs?: number; timeoutMs?: number } = {},
+  options: { pollMs?: number; timeoutMs?: number; maxOutageMs?: number } = {},
 ): Promise<FinalState> {
   const pollMs = options.pollMs ?? 150;
+  const maxOutageMs = options.maxOutageMs ?? WAIT_MAX_OUTAGE_MS;
   const deadline = options.timeoutMs ? Date.now() + options.timeoutMs : Number.POSITIVE_INFINITY;
   const followed: string[] = [];
   let current = id;
   let logOffset = 0;
   let lastProgress = '';
   let lastState = '';
+  let outageSince: number | undefined;
+  let outageRetries = 0;
   while (Date.now() < deadline) {
-    let job = await loadJob(client, current);
-    const state = await job.getState();
-    if (state !== lastState) {
-      lastState = state;
-      callbacks.onState?.(state);
+    let job: Job;
+    let state: JobState | 'unknown';
+    try {
+      job = await loadJob(client, current);
+      state = await job.getState();
+      if (state !== lastState) {
+        lastState = state;
+        callbacks.onState?.(state);
+      }
+      const { logs } = await client.queue.getJobLogs(current, logOffset, -1, true);
+      logOffset += logs.length;
+      for (const line of logs) callbacks.onLog?.(line);
+      if (state === 'completed' || state === 'failed') {
+        // The job was read before its state: read it again for the result or reason it ended with.
+        job = await loadJob(client, current);
+      }
+    } catch (err) {
+      if (!isConnectionError(err)) throw err;
+      const now = Date.now();
+      if (outageSince === undefined) {
+        outageSince = now;
+        outageRetries = 0;
+        callbacks.onRedisLost?.(err as Error);
+      } else if (now - outageSince > maxOutageMs) {
+        throw new InfrastructureError(
+          `Redis did not answer for ${Math.round((now - outageSince) / 1000)} s; stopped waiting for job ${current}, ` +
+            `which goes on (see jobs:show ${current} once Redis is back)`,
+          { cause: err },
+        );
+      }
+      outageRetries += 1;
+      const pause = Math.min(pollMs * 2 ** Math.min(outageRetries, 6), OUTAGE_RETRY_MAX_MS);
+      await new Promise((r) => setTimeout(r, Math.max(0, Math.min(pause, deadline - Date.now()))));
+      continue;
     }
-    const { logs } = await client.queue.getJobLogs(current, logOffset, -1, true);
-    logOffset += logs.length;
-    for (const line of logs) callbacks.onLog?.(line);
+    if (outageSince !== undefined) {
+      callbacks.onRedisBack?.(Date.now() - outageSince);
+      outageSince = undefined;
+    }
     const progress = JSON.stringify(job.progress ?? null);
     if (progress !== lastProgress && job.progress !== 0) {
       lastProgress = progress;
       callbacks.onProgress?.(job.progress);
-    }
-    if (state === 'completed' || state === 'failed') {
-      // The job was read before its state: read it again for the result or reason it ended with.
-      job = await loadJob(client, current);
     }
     if (state === 'completed') {
       const result = job.returnvalue as { outcome?: string; supersededBy?: string } | undefined;

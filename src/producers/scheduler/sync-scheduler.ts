@@ -12,9 +12,10 @@
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
+import { ConnectionLog } from '../../core/connection-log.ts';
 import type { FleetConfig } from '../../core/env.ts';
 import type { Logger } from '../../core/logger.ts';
-import { createRedis } from '../../core/redis.ts';
+import { createRedis, describeRedisError } from '../../core/redis.ts';
 import { JobClient } from '../../jobs/client.ts';
 import { IntervalLock } from './interval-lock.ts';
 
@@ -86,10 +87,22 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
    */
   static fromConfig(config: FleetConfig, logger?: Logger, id?: string): SyncScheduler {
     const redis = createRedis(config.redisUrl, 'producer', { commandTimeout: COMMAND_TIMEOUT_MS });
-    // Connection errors surface as failed ticks; the client reconnects by itself.
-    redis.on('error', () => undefined);
     const jobs = new JobClient(redis, { attempts: config.jobAttempts, backoffMs: config.backoffMs });
-    jobs.queue.on('error', () => undefined);
+    // Connection errors also surface as failed ticks; the client reconnects by itself. With a
+    // logger they are logged with a back-off; never left to ioredis, which prints them raw.
+    const connections = logger ? new ConnectionLog(logger, config.redisUrl) : undefined;
+    if (connections) {
+      connections.watch(redis, 'scheduler');
+      connections.watchBull(
+        jobs.queue,
+        'scheduler-queue',
+        (err) => logger?.error({ err: err.message }, 'scheduler queue error'),
+        true,
+      );
+    } else {
+      redis.on('error', () => undefined);
+      jobs.queue.on('error', () => undefined);
+    }
     return new SyncScheduler({
       redis,
       jobs,
@@ -97,6 +110,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       ...(logger ? { logger } : {}),
       ...(id ? { id } : {}),
       onStop: async () => {
+        connections?.mute();
         await jobs.close().catch(() => undefined);
         redis.disconnect();
       },
@@ -177,7 +191,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       const nextInMs = Math.min(this.intervalMs || ERROR_RETRY_MS, ERROR_RETRY_MS);
       result = { outcome: 'error', error, consecutiveErrors: this.consecutiveErrors, at, nextInMs };
       this.logger?.warn(
-        { err: error.message, consecutiveErrors: this.consecutiveErrors, nextInMs },
+        { err: describeRedisError(error), consecutiveErrors: this.consecutiveErrors, nextInMs },
         'scheduled sync not enqueued; will retry',
       );
     }
