@@ -15,7 +15,15 @@ export {
 export type { ProgressEvent, ProgressListener, ProgressStep } from './events.ts';
 export { MANAGED_BY, MANAGED_BY_LABEL, MANAGED_SELECTOR, RELEASE_LABEL } from './objects.ts';
 export { INTERRUPTED } from './plan.ts';
+export type { RedactionReport } from './redact-history.ts';
 export { claimReadiness, deploymentReadiness, type Readiness } from './rollout.ts';
+export {
+  describeLost,
+  type LiveValues,
+  type LostValue,
+  REDACTED_FIELD,
+  withValues,
+} from './secret-values.ts';
 export type {
   RollbackInput,
   UninstallInput,

@@ -50,7 +50,13 @@ async function writesDuring(fn: () => Promise<unknown>): Promise<string[]> {
     .map((r) => `${r.verb} ${r.resource} ${r.namespace ?? ''}/${r.name ?? ''}`);
 }
 
-const reconcile = (app: string) => ['jobs:enqueue', 'reconcile', '--payload', JSON.stringify({ app }), '--wait'];
+const reconcile = (app: string) => [
+  'jobs:enqueue',
+  'reconcile',
+  '--payload',
+  JSON.stringify({ app }),
+  '--wait',
+];
 
 describe('config values at rest', () => {
   const ONE = 'sup3r-secret-one';
@@ -207,7 +213,12 @@ describe('rollback', () => {
     });
     try {
       // Revision 1 had X only, with the value the live Secret still holds: restored.
-      const rolled = await engine.rollback({ release: 'config-rolly', revision: 1, holder: 'op-1', wait: false });
+      const rolled = await engine.rollback({
+        release: 'config-rolly',
+        revision: 1,
+        holder: 'op-1',
+        wait: false,
+      });
       expect(rolled.outcome).toBe('deployed');
       await until(async () => {
         const data = await liveData('config-rolly');
@@ -220,7 +231,9 @@ describe('rollback', () => {
       await until(() => (store.deployed('config-rolly')?.revision === 4 ? true : undefined), 'revision 4');
       await expect(
         engine.rollback({ release: 'config-rolly', revision: 2, holder: 'op-2', wait: false }),
-      ).rejects.toThrow(/revision 2 of config-rolly cannot be restored: .*X \(changed\)/);
+      ).rejects.toThrow(
+        /revision 2 of config-rolly cannot be restored: .*X \(changed in Secret default\/config-rolly\)/,
+      );
       expect(store.last('config-rolly')?.revision).toBe(4);
       expect(await liveData('config-rolly')).toEqual({ X: 'x-value-2' });
     } finally {
@@ -229,4 +242,3 @@ describe('rollback', () => {
     expect(await valuesFoundIn(fleet.core, SYSTEM, ['x-value-1', 'x-value-2', 'y-value-1'])).toEqual([]);
   });
 });
-
