@@ -100,16 +100,18 @@ export function entriesToCompact(reused: StoredEntry[], newBytes: number, chunkB
 }
 
 /**
- * Chunks that hold a Secret of a revision whose content keeps Secret values (history written before
- * redaction). A redacted revision never points into one: its chart entry would otherwise keep such
- * a chunk, and the values in it, alive after the migration rewrote the revision that wrote it.
+ * Chunks that may hold Secret values: every chunk used by a revision that holds a Secret and is not
+ * marked redacted (history written before redaction). Every chunk it uses, not only its Secret's:
+ * a chunk also holds the entries of the revision that first wrote it, which the manifest of a
+ * since-rewritten revision no longer names. A redacted revision never points into one, or its chart
+ * entry would keep such a chunk, and the values in it, alive after the migration.
  */
 function chunksHoldingValues(ctx: StorageContext, release: string): Set<string> {
   const chunks = new Set<string>();
   for (const revision of revisionsOf(ctx, release)) {
-    if (revision.info.redacted) continue;
-    for (const entry of revision.entries ?? [])
-      if (entry.ref?.kind === 'Secret') for (const p of entry.parts) chunks.add(p.chunk);
+    const entries = revision.entries ?? [];
+    if (revision.info.redacted || !entries.some((e) => e.ref?.kind === 'Secret')) continue;
+    for (const entry of entries) for (const p of entry.parts) chunks.add(p.chunk);
   }
   return chunks;
 }
