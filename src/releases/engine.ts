@@ -18,7 +18,8 @@
 import * as k8s from '@kubernetes/client-node';
 import { InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
 import type { KubeClients } from '../kube/client.ts';
-import type { RetryOptions } from '../kube/retry.ts';
+import { isNotFound } from '../kube/errors.ts';
+import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
 import {
   type ObjectRef,
   type ReleaseContent,
@@ -126,14 +127,18 @@ export class ReleaseEngine {
   private readonly defaultTimeoutMs: number;
   private readonly defaultNamespace: string;
   private readonly digester: ValueDigester;
+  private readonly objects: DiscoveringObjectApi;
+  private readonly retry: RetryOptions;
 
   constructor(options: ReleaseEngineOptions) {
     const kc = options.kube instanceof k8s.KubeConfig ? options.kube : options.kube.kc;
     const objects = DiscoveringObjectApi.forConfig(kc);
+    this.objects = objects;
     this.store = options.store;
     this.digester = new ValueDigester(options.secretDigestKey);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 300_000;
     const retry = options.retry ?? {};
+    this.retry = retry;
     const context = kc.getContextObject(kc.getCurrentContext());
     this.defaultNamespace = context?.namespace ?? 'default';
     this.live = new LiveObjects({
@@ -261,9 +266,37 @@ export class ReleaseEngine {
     const secrets: LiveValues[] = [];
     for (const object of content.objects) {
       if (object.kind !== 'Secret') continue;
-      secrets.push(valuesFromLive(object, await this.live.get(refOf(object), signal), this.digester));
+      secrets.push(await this.liveValuesOf(object, signal));
     }
     return { revision: deployed.revision, content, secrets };
+  }
+
+  /**
+   * The live values of a stored Secret, from the informer cache; when some look lost, confirmed by
+   * a GET — the cache of this worker may not have seen another worker's write yet, and a value
+   * reported lost makes jobs refuse or skip work. The common path reads no Secret from the API.
+   */
+  private async liveValuesOf(stored: ReleaseObject, signal?: AbortSignal): Promise<LiveValues> {
+    const cached = valuesFromLive(stored, await this.live.get(refOf(stored), signal), this.digester);
+    if (cached.lost.length === 0) return cached;
+    const ref = refOf(stored);
+    const fresh = await withKubeRetry(
+      `read ${describeRef(ref)}`,
+      async () => {
+        try {
+          return await this.objects.read({
+            apiVersion: ref.apiVersion,
+            kind: ref.kind,
+            metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) },
+          });
+        } catch (err) {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        }
+      },
+      { ...this.retry, ...(signal ? { signal } : {}) },
+    );
+    return valuesFromLive(stored, fresh, this.digester);
   }
 
   /**
@@ -285,7 +318,7 @@ export class ReleaseEngine {
         applied.push(object);
         continue;
       }
-      const values = valuesFromLive(object, await this.live.get(refOf(object), signal), this.digester);
+      const values = await this.liveValuesOf(object, signal);
       if (values.lost.length > 0) lost.push(describeLost(values));
       applied.push(withValues(object, values.data));
     }
