@@ -9,14 +9,22 @@ import { describeLost, type LiveValues } from '../../releases/index.ts';
 
 const WHY = 'release history keeps a digest of each value, never the value';
 
+/** What is lost and why, and the commands that repair it. */
+function lostConfig(app: string, lost: LiveValues): { what: string; fix: string } {
+  const keys = lost.lost.map((l) => l.key);
+  const them = keys.length > 1 ? 'them' : 'it';
+  return {
+    what: `config-${app}: cannot restore ${describeLost(lost)}: ${WHY}`,
+    fix:
+      `give ${them} again with \`longshore config:set ${app} ${keys.map((k) => `${k}=…`).join(' ')}\`` +
+      ` or drop ${them} with \`longshore config:unset ${app} ${keys.join(' ')}\``,
+  };
+}
+
 /** The job log line of a job that leaves `config-{app}` as it is because values are lost. */
 export function lostConfigMessage(app: string, lost: LiveValues): string {
-  const keys = lost.lost.map((l) => l.key);
-  return (
-    `config-${app}: cannot restore ${describeLost(lost)}: ${WHY}; left as it is. ` +
-    `Give ${keys.length > 1 ? 'them' : 'it'} again with \`longshore config:set ${app} ${keys.map((k) => `${k}=…`).join(' ')}\`` +
-    ` or drop ${keys.length > 1 ? 'them' : 'it'} with \`longshore config:unset ${app} ${keys.join(' ')}\``
-  );
+  const { what, fix } = lostConfig(app, lost);
+  return `${what}; config-${app} is left as it is: ${fix}`;
 }
 
 /**
@@ -31,10 +39,8 @@ export function refuseLostConfig(
 ): void {
   const unresolved = (lost?.lost ?? []).filter((l) => !set.includes(l.key) && !unset.includes(l.key));
   if (!lost || unresolved.length === 0) return;
-  throw new PermanentError(
-    `${lostConfigMessage(app, { ...lost, lost: unresolved }).replace('; left as it is.', '.')} ` +
-      '— in this same command or before it; nothing was changed',
-  );
+  const { what, fix } = lostConfig(app, { ...lost, lost: unresolved });
+  throw new PermanentError(`${what}; nothing was changed: ${fix} (in this command or before it)`);
 }
 
 /** The job log line of a deploy that cannot keep the registry credentials: the password is gone. */
@@ -44,7 +50,7 @@ export function lostPullSecretMessage(app: string, lost: LiveValues): string {
     ? `Secret ${where} is gone`
     : `Secret ${where} was changed by hand`;
   return (
-    `pull-secret-${app}: cannot restore the registry credentials (${what}): ${WHY} or password; ` +
+    `pull-secret-${app}: cannot restore the registry credentials (${what}): release history keeps a digest of the docker config, never the password; ` +
     `give them again: \`longshore deploy ${app} --image … --registry-server … --registry-username … --registry-password-stdin\``
   );
 }
