@@ -8,7 +8,7 @@
  *
  * Format (text, fits in JSON): `lss1.<key id: 8 hex>.<iv: base64url>.<ciphertext: base64url>.<tag: base64url>`
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scryptSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, scryptSync } from 'node:crypto';
 import { z } from 'zod';
 import { SealingError } from '../core/errors.ts';
 
@@ -50,6 +50,15 @@ export class Sealer {
     const derived = deriveKey(passphrase);
     this.key = derived.key;
     this.keyId = derived.keyId;
+  }
+
+  /**
+   * The key of the digests release history keeps instead of Secret values (HMAC-SHA256, see
+   * src/releases/secret-values.ts): derived from the same scrypt key, under its own HKDF label, so
+   * it is as hard to guess as the passphrase and never usable to open a sealed value.
+   */
+  valueDigestKey(): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, SALT, 'longshore/secret-value-digests/v1', 32));
   }
 
   /** Seals `plaintext` for the place named by `context` (e.g. `config:web:DATABASE_URL`). */

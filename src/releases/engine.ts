@@ -10,11 +10,16 @@
  * - Otherwise a new `pending-*` revision, apply, delete, wait, then `deployed`.
  * - A `pending-*` last revision is never a lock: the same job (holder) continues it, any other
  *   marks it failed ("interrupted") and proceeds.
+ * - History never stores a Secret's values: digests take their place (secret-values.ts). What is
+ *   applied and compared with live objects is the rendered object; what is stored, and what the
+ *   no-op check and the per-object plan compare, is its redacted form. A rollback takes the values
+ *   of a stored Secret from the live one, and refuses when they are not there any more.
  */
 import * as k8s from '@kubernetes/client-node';
-import { InvalidInputError, TransientError } from '../core/errors.ts';
+import { InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
 import type { KubeClients } from '../kube/client.ts';
-import type { RetryOptions } from '../kube/retry.ts';
+import { isNotFound } from '../kube/errors.ts';
+import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
 import {
   type ObjectRef,
   type ReleaseContent,
@@ -40,6 +45,7 @@ import { LiveObserver, type Observed } from './observe.ts';
 import { decideRecovery, possiblyLive, rollbackDescription } from './plan.ts';
 import { diagnoseRollouts } from './pod-diagnosis.ts';
 import { type Emit, progressEmitter } from './progress.ts';
+import { type RedactionReport, redactHistory } from './redact-history.ts';
 import {
   type Desired,
   type EngineParts,
@@ -50,6 +56,15 @@ import {
   type ResolvedWait,
   throwIfAborted,
 } from './revision-runner.ts';
+import {
+  describeLost,
+  isRedacted,
+  type LiveValues,
+  redactObject,
+  ValueDigester,
+  valuesFromLive,
+  withValues,
+} from './secret-values.ts';
 import type {
   InterruptDecision,
   RollbackInput,
@@ -64,6 +79,12 @@ export interface ReleaseEngineOptions {
   /** Clients (or a KubeConfig to build them from). */
   kube: KubeClients | k8s.KubeConfig;
   store: ReleaseStore;
+  /**
+   * Key of the HMAC digests history keeps in place of Secret values (32 bytes or more; workers
+   * pass Sealer.valueDigestKey(), derived from LONGSHORE_SECRET). Every engine sharing a storage
+   * must use the same key, or equal values would digest differently and every Secret look changed.
+   */
+  secretDigestKey: Uint8Array;
   /** Server-side apply field manager (default `longshore`). */
   fieldManager?: string;
   /** Revisions kept per release (default 10; the deployed one is never pruned). */
@@ -117,13 +138,19 @@ export class ReleaseEngine {
   private readonly observer: LiveObserver;
   /** The server-side apply field manager this engine writes as. */
   readonly fieldManager: string;
+  private readonly digester: ValueDigester;
+  private readonly objects: DiscoveringObjectApi;
+  private readonly retry: RetryOptions;
 
   constructor(options: ReleaseEngineOptions) {
     const kc = options.kube instanceof k8s.KubeConfig ? options.kube : options.kube.kc;
     const objects = DiscoveringObjectApi.forConfig(kc);
+    this.objects = objects;
     this.store = options.store;
+    this.digester = new ValueDigester(options.secretDigestKey);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 300_000;
     const retry = options.retry ?? {};
+    this.retry = retry;
     const context = kc.getContextObject(kc.getCurrentContext());
     this.defaultNamespace = context?.namespace ?? 'default';
     this.live = new LiveObjects({
@@ -149,13 +176,14 @@ export class ReleaseEngine {
   async upgrade(input: UpgradeInput): Promise<UpgradeResult> {
     const emit = progressEmitter(input.release, input.onProgress);
     const objects = await this.prepare(input.objects, input.release);
-    const content: ReleaseContent = { chart: input.chart, values: input.values, objects };
+    const stored = objects.map((o) => redactObject(o, this.digester));
+    const content: ReleaseContent = { chart: input.chart, values: input.values, objects: stored };
     const wait = this.resolveWait(input.wait);
     const params: DeployParams = {
       app: input.app,
       release: input.release,
       content,
-      desired: desiredOf(objects),
+      desired: desiredOf(objects, stored),
       digest: contentDigest(content),
       holder: input.holder,
       mode: 'upgrade',
@@ -187,7 +215,7 @@ export class ReleaseEngine {
       app: target.app,
       release: input.release,
       holder: input.holder,
-      ...rollbackTo(target, content),
+      ...rollbackTo(target, await this.restorable(input.release, target, content, input.signal)),
       wait: this.resolveWait(input.wait),
       emit: progressEmitter(input.release, input.onProgress),
       ...(input.signal ? { signal: input.signal } : {}),
@@ -258,6 +286,96 @@ export class ReleaseEngine {
   /** The last revision (as `helm status`), from the store's cache. */
   status(release: string): RevisionInfo | undefined {
     return this.store.last(release);
+  }
+
+  /**
+   * The values of the deployed revision's Secrets, read from the live Secrets and checked against
+   * the digests history keeps: what a job builds on (the app's env, its registry credentials).
+   * Undefined when the release has no deployed revision. Reads the informer cache, not the API.
+   */
+  async deployedSecretValues(
+    release: string,
+    signal?: AbortSignal,
+  ): Promise<{ revision: number; content: ReleaseContent; secrets: LiveValues[] } | undefined> {
+    const deployed = this.store.deployed(release);
+    if (!deployed) return undefined;
+    const content = await this.store.read(release, deployed.revision);
+    const secrets: LiveValues[] = [];
+    for (const object of content.objects) {
+      if (object.kind !== 'Secret') continue;
+      secrets.push(await this.liveValuesOf(object, signal));
+    }
+    return { revision: deployed.revision, content, secrets };
+  }
+
+  /**
+   * The live values of a stored Secret, from the informer cache; when some look lost, confirmed by
+   * a GET — the cache of this worker may not have seen another worker's write yet, and a value
+   * reported lost makes jobs refuse or skip work. The common path reads no Secret from the API.
+   */
+  private async liveValuesOf(stored: ReleaseObject, signal?: AbortSignal): Promise<LiveValues> {
+    const cached = valuesFromLive(stored, await this.live.get(refOf(stored), signal), this.digester);
+    if (cached.lost.length === 0) return cached;
+    const ref = refOf(stored);
+    const fresh = await withKubeRetry(
+      `read ${describeRef(ref)}`,
+      async () => {
+        try {
+          return await this.objects.read({
+            apiVersion: ref.apiVersion,
+            kind: ref.kind,
+            metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) },
+          });
+        } catch (err) {
+          if (isNotFound(err)) return undefined;
+          throw err;
+        }
+      },
+      { ...this.retry, ...(signal ? { signal } : {}) },
+    );
+    return valuesFromLive(stored, fresh, this.digester);
+  }
+
+  /**
+   * A stored revision made ready to apply again: each redacted Secret gets its values back from
+   * the live Secret, where they still match the digests; otherwise the rollback is refused before
+   * any write, naming the values that are gone. (History written before redaction still holds its
+   * values in clear: they are applied as they are, and stored redacted.)
+   */
+  private async restorable(
+    release: string,
+    target: RevisionInfo,
+    content: ReleaseContent,
+    signal?: AbortSignal,
+  ): Promise<{ content: ReleaseContent; applied: ReleaseObject[] }> {
+    const applied: ReleaseObject[] = [];
+    const lost: string[] = [];
+    for (const object of content.objects) {
+      if (!isRedacted(object)) {
+        applied.push(object);
+        continue;
+      }
+      const values = await this.liveValuesOf(object, signal);
+      if (values.lost.length > 0) lost.push(describeLost(values));
+      applied.push(withValues(object, values.data));
+    }
+    if (lost.length > 0) {
+      throw new PermanentError(
+        `revision ${target.revision} of ${release} cannot be restored: history keeps a digest of each ` +
+          `Secret value, never the value, and the live Secret no longer holds the value that revision had ` +
+          `for ${lost.join(', ')}; set ${lost.length > 1 ? 'them' : 'it'} again instead (config:set)`,
+      );
+    }
+    const stored = content.objects.map((o) => redactObject(o, this.digester));
+    return { content: { ...content, objects: stored }, applied };
+  }
+
+  /**
+   * Rewrites history written before Secret values were redacted (redact-history.ts): all
+   * releases, or the ones named. Cheap when there is nothing to do (no chunk is read).
+   */
+  redactHistory(releases?: readonly string[]): Promise<RedactionReport> {
+    return redactHistory(this.store, this.digester, releases);
   }
 
   /** Stops the informers. */
@@ -436,6 +554,7 @@ export class ReleaseEngine {
         content: p.content,
         description: p.pendingDescription(deployed),
         holder: p.holder,
+        redacted: true,
       });
     } catch (err) {
       if (!(err instanceof RevisionExistsError)) throw err;
@@ -465,11 +584,12 @@ export class ReleaseEngine {
     p.emit('rollback', `rolling back to revision ${target.revision}`, { revision: target.revision });
     try {
       const content = await this.store.read(p.release, target.revision);
+      const restorable = await this.restorable(p.release, target, content, p.signal);
       // No retry follows a failure: a restore that is itself interrupted is marked failed, not
       // left pending (rollbackTo never rolls back again).
       const result = await this.deploy({
         ...p,
-        ...rollbackTo(target, content),
+        ...rollbackTo(target, restorable),
         onInterrupt: () => 'give-up',
       });
       failure.withRollback({ state: 'rolled-back', revision: result.revision, toRevision: target.revision });
@@ -548,7 +668,7 @@ function runOptions(p: DeployParams, revision: number) {
  */
 function rollbackTo(
   target: RevisionInfo,
-  content: ReleaseContent,
+  { content, applied }: { content: ReleaseContent; applied: ReleaseObject[] },
 ): Pick<
   DeployParams,
   | 'content'
@@ -564,8 +684,9 @@ function rollbackTo(
   const description = () => rollbackDescription(target.revision);
   return {
     content,
-    desired: desiredOf(content.objects),
-    digest: target.digest,
+    desired: desiredOf(applied, content.objects),
+    // Of the stored (redacted) form: for history written before redaction it differs from target.digest.
+    digest: contentDigest(content),
     mode: 'rollback',
     rollbackOnFailure: false,
     continues: ['pending-rollback'],
@@ -575,10 +696,11 @@ function rollbackTo(
   };
 }
 
-function desiredOf(objects: readonly ReleaseObject[]): Desired[] {
-  return objects.map((object) => {
+/** What to apply (`objects`, values included), with the digests of their stored forms (`stored`). */
+function desiredOf(objects: readonly ReleaseObject[], stored: readonly ReleaseObject[]): Desired[] {
+  return objects.map((object, i) => {
     const ref = refOf(object);
-    return { ref, key: keyOf(ref), digest: objectDigest(object), object };
+    return { ref, key: keyOf(ref), digest: objectDigest(stored[i]!), object };
   });
 }
 

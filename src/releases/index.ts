@@ -17,7 +17,15 @@ export type { ProgressEvent, ProgressListener, ProgressStep } from './events.ts'
 export { MANAGED_BY, MANAGED_BY_LABEL, MANAGED_SELECTOR, RELEASE_LABEL } from './objects.ts';
 export type { Observed } from './observe.ts';
 export { INTERRUPTED, rollbackTargetOf } from './plan.ts';
+export type { RedactionReport } from './redact-history.ts';
 export { claimReadiness, deploymentReadiness, type Readiness } from './rollout.ts';
+export {
+  describeLost,
+  type LiveValues,
+  type LostValue,
+  REDACTED_FIELD,
+  withValues,
+} from './secret-values.ts';
 export type {
   InterruptDecision,
   RollbackInput,

@@ -15,12 +15,14 @@ import {
   ANNOTATION_DIGEST,
   ANNOTATION_HOLDER,
   ANNOTATION_MODIFIED_AT,
+  ANNOTATION_SECRET_VALUES,
   isReleaseStatus,
   LABEL_APP,
   LABEL_RELEASE,
   LABEL_REVISION,
   LABEL_STATUS,
   MANIFEST_KEY,
+  SECRET_VALUES_REDACTED,
 } from './names.ts';
 import type { RevisionInfo } from './types.ts';
 
@@ -61,6 +63,7 @@ export class IndexView {
         .filter((e) => e.type === 'object' && e.ref)
         .map((e) => ({ ...e.ref!, digest: e.digest })),
       ...(problem ? { unreadable: problem } : {}),
+      ...(annotations[ANNOTATION_SECRET_VALUES] === SECRET_VALUES_REDACTED ? { redacted: true } : {}),
     };
     return { secret, info, ...(entries ? { entries } : {}) };
   }

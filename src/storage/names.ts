@@ -48,6 +48,18 @@ export const ANNOTATION_HOLDER = 'longshore.dev/holder';
  * crash between steps 3 and 4: the retry, or prune before it deletes anything, completes it.
  */
 export const ANNOTATION_CHUNKS_OWNED = 'longshore.dev/chunks-owned';
+/**
+ * `digests` when the revision's content keeps no Secret values (keys and digests only, see
+ * src/releases/secret-values.ts). Absent on history written before that: the redaction migration
+ * reads and rewrites those revisions, and skips marked ones without reading a chunk.
+ */
+export const ANNOTATION_SECRET_VALUES = 'longshore.dev/secret-values';
+export const SECRET_VALUES_REDACTED = 'digests';
+/**
+ * Chunks a rewrite (`rewrite`) replaced, comma-separated: deleted once nothing references them,
+ * then the annotation is removed. Present after a crash in between: the next rewrite finishes it.
+ */
+export const ANNOTATION_REPLACED_CHUNKS = 'longshore.dev/replaced-chunks';
 /** `<rendered bytes>/<compressed bytes>` of the whole revision, for operators (`kubectl get -o yaml`). */
 export const ANNOTATION_SIZE = 'longshore.dev/size';
 

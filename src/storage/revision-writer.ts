@@ -55,7 +55,7 @@ function validate(input: CreateRevisionInput): void {
 }
 
 /** The packing scope: chunks are only ever shared between revisions of one release of one app record. */
-function scopeOf(appRecord: V1Secret, release: string): string {
+export function scopeOf(appRecord: V1Secret, release: string): string {
   return `${appRecord.metadata?.uid ?? ''}/${release}`;
 }
 
@@ -99,12 +99,35 @@ export function entriesToCompact(reused: StoredEntry[], newBytes: number, chunkB
   return rewrite;
 }
 
+/**
+ * Chunks that may hold Secret values: every chunk used by a revision that holds a Secret and is not
+ * marked redacted (history written before redaction). Every chunk it uses, not only its Secret's:
+ * a chunk also holds the entries of the revision that first wrote it, which the manifest of a
+ * since-rewritten revision no longer names. A redacted revision never points into one, or its chart
+ * entry would keep such a chunk, and the values in it, alive after the migration.
+ */
+function chunksHoldingValues(ctx: StorageContext, release: string): Set<string> {
+  const chunks = new Set<string>();
+  for (const revision of revisionsOf(ctx, release)) {
+    const entries = revision.entries ?? [];
+    if (revision.info.redacted || !entries.some((e) => e.ref?.kind === 'Secret')) continue;
+    for (const entry of entries) for (const p of entry.parts) chunks.add(p.chunk);
+  }
+  return chunks;
+}
+
 /** Plans where every entry lives: reused locations, or new chunks (not yet written). */
-function plan(ctx: StorageContext, input: CreateRevisionInput, encoded: EncodedContent, scope: string) {
+export function planEntries(
+  ctx: StorageContext,
+  input: Pick<CreateRevisionInput, 'release' | 'revision' | 'redacted'>,
+  encoded: EncodedContent,
+  scope: string,
+) {
+  const avoid = input.redacted ? chunksHoldingValues(ctx, input.release) : new Set<string>();
   const reusable = new Map<string, StoredEntry>();
   for (const revision of revisionsOf(ctx, input.release)) {
     for (const entry of revision.entries ?? []) {
-      if (entry.parts.some((p) => ctx.reader.bad.has(p.chunk))) continue;
+      if (entry.parts.some((p) => ctx.reader.bad.has(p.chunk) || avoid.has(p.chunk))) continue;
       reusable.set(entry.digest, entry);
     }
   }
@@ -185,7 +208,7 @@ export async function createRevision(
   if (cached) return adoptOrRefuse(ctx, cached, input, encoded, appRecord);
 
   const scope = scopeOf(appRecord, input.release);
-  const { stored, packing, manifest, storedBytes } = plan(ctx, input, encoded, scope);
+  const { stored, packing, manifest, storedBytes } = planEntries(ctx, input, encoded, scope);
   for (const chunk of packing.chunks) await writeChunk(ctx, chunk, input.app, input.release, appRecord);
   await step(ctx, 'chunks', name);
 
@@ -199,6 +222,7 @@ export async function createRevision(
       digest: encoded.digest,
       description: input.description,
       ...(input.holder !== undefined ? { holder: input.holder } : {}),
+      ...(input.redacted ? { redacted: true } : {}),
       renderedBytes: encoded.renderedBytes,
       storedBytes,
       manifest,

@@ -13,6 +13,7 @@ import {
   ANNOTATION_DIGEST,
   ANNOTATION_HOLDER,
   ANNOTATION_MODIFIED_AT,
+  ANNOTATION_SECRET_VALUES,
   ANNOTATION_SIZE,
   appRecordName,
   clampDescription,
@@ -23,6 +24,7 @@ import {
   LABEL_STATUS,
   labelsFor,
   MANIFEST_KEY,
+  SECRET_VALUES_REDACTED,
   SETTINGS_KEY,
   TYPE_APP,
   TYPE_CHUNK,
@@ -98,6 +100,7 @@ export interface IndexFields {
   digest: string;
   description: string;
   holder?: string;
+  redacted?: boolean;
   renderedBytes: number;
   storedBytes: number;
   manifest: Uint8Array;
@@ -126,6 +129,7 @@ export function buildIndex(fields: IndexFields, appRecord: V1Secret, now: Date):
         [ANNOTATION_DESCRIPTION]: clampDescription(fields.description),
         [ANNOTATION_SIZE]: `${fields.renderedBytes}/${fields.storedBytes}`,
         ...(fields.holder !== undefined ? { [ANNOTATION_HOLDER]: fields.holder } : {}),
+        ...(fields.redacted ? { [ANNOTATION_SECRET_VALUES]: SECRET_VALUES_REDACTED } : {}),
       },
       ownerReferences: [ownerRefTo(appRecord)],
     },

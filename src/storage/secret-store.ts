@@ -33,6 +33,7 @@ import {
   selectorFor,
 } from './names.ts';
 import { deleteRelease, prune, sweepOrphans } from './pruner.ts';
+import { rewriteRevision } from './revision-rewriter.ts';
 import { createRevision } from './revision-writer.ts';
 import { SecretApi } from './secret-api.ts';
 import {
@@ -42,6 +43,7 @@ import {
   type ReleaseStatus,
   type ReleaseStore,
   type RevisionInfo,
+  type RewriteRevisionInput,
   UnreadableRevisionError,
 } from './types.ts';
 
@@ -202,6 +204,10 @@ export class SecretReleaseStore implements ReleaseStore {
   async create(input: CreateRevisionInput): Promise<RevisionInfo> {
     const appRecord = await ensureAppSecret(this.ctx, input.app, {});
     return createRevision(this.ctx, input, appRecord);
+  }
+
+  rewrite(input: RewriteRevisionInput): Promise<RevisionInfo> {
+    return rewriteRevision(this.ctx, input);
   }
 
   async setStatus(

@@ -64,6 +64,8 @@ export interface RevisionInfo {
    * is still listed, `objects` is empty and `read` throws UnreadableRevisionError.
    */
   unreadable?: string;
+  /** The content keeps no Secret values (written with `redacted`, or rewritten so). */
+  redacted?: boolean;
 }
 
 /** The app record: one per app in the system namespace; owner of all its release Secrets. */
@@ -82,6 +84,18 @@ export interface CreateRevisionInput {
   content: ReleaseContent;
   description: string;
   holder?: string;
+  /**
+   * The content keeps no Secret values (the engine stores digests in their place). Recorded on the
+   * index; such a revision never shares a chunk with a revision that holds values.
+   */
+  redacted?: boolean;
+}
+
+export interface RewriteRevisionInput {
+  release: string;
+  revision: number;
+  content: ReleaseContent;
+  redacted?: boolean;
 }
 
 export interface ReleaseStore {
@@ -113,6 +127,12 @@ export interface ReleaseStore {
    * writing anything when the content is over the configured cap.
    */
   create(input: CreateRevisionInput): Promise<RevisionInfo>;
+  /**
+   * Replaces a revision's content, keeping its number, status, description, holder and times
+   * (the redaction of Secret values in history written before it). Crash-safe: new chunks, then
+   * the index (one update), then the chunks nothing references any more. Idempotent.
+   */
+  rewrite(input: RewriteRevisionInput): Promise<RevisionInfo>;
   /** Changes a revision's status (and description); labels and annotations only. */
   setStatus(
     release: string,

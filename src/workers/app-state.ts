@@ -4,25 +4,34 @@
  *   never saved its spec, so the next job starts again from the last good one (Dokku keeps running
  *   the old image, and a later `config:set` does not retry the broken one);
  * - the environment of the `config-{app}` release's deployed revision: config changes are accepted
- *   once that release is deployed, even when the app release after it fails.
+ *   once that release is deployed, even when the app release after it fails. History keeps the
+ *   keys and a digest of each value (docs/releases.md, "Secret values"): the values come from the
+ *   live Secret, each checked against its digest. A value removed or changed by hand there is
+ *   left out and reported in `configLost`: nothing stored can give it back.
  */
 
 import { releaseNames } from '../apps/releases.ts';
 import { type AppSpec, appSpec, emptySpec } from '../apps/spec.ts';
 import { InvalidInputError, PermanentError } from '../core/errors.ts';
-import type { ReleaseStore } from '../storage/types.ts';
+import type { LiveValues } from '../releases/index.ts';
+import type { Cluster } from './cluster.ts';
 
 export interface AppState {
   spec: AppSpec;
   env: Record<string, string>;
   /** False until the app's record exists (no job for the app has succeeded yet). */
   known: boolean;
+  /** Keys of the deployed config whose values the live Secret no longer holds (absent from `env`). */
+  configLost?: LiveValues;
 }
 
 /** Key of the spec in the app record's settings. */
 export const SPEC_SETTING = 'spec';
 
-export async function loadAppState(store: ReleaseStore, app: string): Promise<AppState> {
+export async function loadAppState(cluster: Cluster, app: string): Promise<AppState> {
+  const { store, engine } = cluster;
+  // History an older worker may have written with values in it: redacted before it is read.
+  await engine.redactHistory([releaseNames.config(app), releaseNames.pullSecret(app)]);
   const record = store.getApp(app);
   const saved = record?.settings[SPEC_SETTING];
   let spec = emptySpec(app);
@@ -36,23 +45,20 @@ export async function loadAppState(store: ReleaseStore, app: string): Promise<Ap
     }
     spec = parsed.data;
   }
-  return { spec, env: await loadEnv(store, app), known: record !== undefined };
-}
-
-async function loadEnv(store: ReleaseStore, app: string): Promise<Record<string, string>> {
-  const release = releaseNames.config(app);
-  const deployed = store.deployed(release);
-  if (!deployed) return {};
-  const content = await store.read(release, deployed.revision);
-  const secret = content.objects.find((o) => o.kind === 'Secret') as
-    | { data?: Record<string, string> }
-    | undefined;
-  return Object.fromEntries(
+  const config = await cluster.engine.deployedSecretValues(releaseNames.config(app));
+  const secret = config?.secrets[0];
+  const env = Object.fromEntries(
     Object.entries(secret?.data ?? {}).map(([key, value]) => [
       key,
       Buffer.from(value, 'base64').toString('utf8'),
     ]),
   );
+  return {
+    spec,
+    env,
+    known: record !== undefined,
+    ...(secret && secret.lost.length > 0 ? { configLost: secret } : {}),
+  };
 }
 
 /** The spec as the job will deploy it, validated: every problem named before anything is written. */

@@ -5,9 +5,10 @@
  * the process so informer caches are built once.
  */
 
-import type { FleetConfig } from '../core/env.ts';
+import { type FleetConfig, requireSecret } from '../core/env.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import { Sealer } from '../jobs/sealing.ts';
 import { createKubeClients, type KubeClients, kubeSourceFromEnv } from '../kube/client.ts';
 import { ReleaseEngine } from '../releases/index.ts';
 import { SecretReleaseStore } from '../storage/index.ts';
@@ -53,10 +54,12 @@ export class ClusterConnection {
     const engine = new ReleaseEngine({
       kube,
       store,
+      secretDigestKey: new Sealer(requireSecret(this.config)).valueDigestKey(),
       onInformerError: (what, err) =>
         this.logger.warn({ what, err: (err as Error).message }, 'live object informer restarting'),
     });
     this.logger.info({ cluster: kube.kc.getCurrentCluster()?.server }, 'connected to the cluster');
+    await redactStoredSecrets(engine, store, this.logger);
     return { kube, store, engine };
   }
 
@@ -67,5 +70,30 @@ export class ClusterConnection {
     if (!cluster) return;
     await cluster.engine.stop();
     await cluster.store.stop();
+  }
+}
+
+/**
+ * History written before Secret values were redacted is rewritten once, when a worker connects
+ * (docs/releases.md, "Secret values"); then chunks left unreferenced by earlier crashes, which may
+ * hold values too, are swept. A failure is logged, not fatal: each job redacts its app's releases
+ * again before reading them.
+ */
+async function redactStoredSecrets(engine: ReleaseEngine, store: SecretReleaseStore, logger: Logger) {
+  try {
+    const report = await engine.redactHistory();
+    for (const problem of report.unreadable)
+      logger.warn(
+        { problem },
+        'release history: a revision that cannot be read was not checked for Secret values',
+      );
+    if (report.revisions === 0) return;
+    const swept = await store.sweepOrphans();
+    logger.info(
+      { revisions: report.revisions, orphanChunks: swept },
+      'release history: Secret values replaced by digests',
+    );
+  } catch (err) {
+    logger.error({ err: (err as Error).message }, 'release history: redacting Secret values failed');
   }
 }

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingressName } from '../../charts/index.ts';
 import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
+import { Sealer } from '../../src/jobs/sealing.ts';
 import { ReleaseEngine } from '../../src/releases/index.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
@@ -213,7 +214,9 @@ describe('deploy', () => {
     expect(Buffer.from(secret.data?.DATABASE_URL ?? '', 'base64').toString()).toBe('postgres://db/shop');
 
     // An operator rolls the app release back (the engine, as a second client of the same storage).
-    const engine = new ReleaseEngine({ kube: fleet.kc, store });
+    // The workers' digest key: the same LONGSHORE_SECRET.
+    const secretDigestKey = new Sealer(fleet.env.LONGSHORE_SECRET!).valueDigestKey();
+    const engine = new ReleaseEngine({ kube: fleet.kc, store, secretDigestKey });
     try {
       await until(
         () => (store.deployed('shop')?.revision === 2 ? true : undefined),

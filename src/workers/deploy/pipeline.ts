@@ -17,10 +17,12 @@ import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
 import { releaseNames } from '../../apps/releases.ts';
 import type { AppSpec } from '../../apps/spec.ts';
-import type { ReleaseObject } from '../../storage/types.ts';
+import type { LiveValues } from '../../releases/index.ts';
 import { SPEC_SETTING, validSpec } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
 import type { HandlerContext, HandlerResult } from '../handler.ts';
+import { keptPullSecret } from './kept-pull-secret.ts';
+import { lostConfigMessage } from './lost-secrets.ts';
 import { checkMounts } from './mounts.ts';
 import { ensureNamespace } from './namespace.ts';
 import { checkOwnership } from './ownership.ts';
@@ -36,6 +38,8 @@ export interface AppChange {
   registryPassword?: string | null;
   /** What the job did, for the summary (`deployed nginx:1.27`, `set 2 variables`). */
   what: string;
+  /** Deployed config values the live Secret lost (lost-secrets.ts): `config-{app}` is left as it is. */
+  configLost?: LiveValues;
 }
 
 /** Renders the app chart of an app that has no image yet, only to validate its spec. */
@@ -44,6 +48,7 @@ const VALIDATION_IMAGE = 'longshore.invalid/validation-only:0';
 type PullSecretPlan =
   | { action: 'install'; rendered: Rendered }
   | { action: 'uninstall' }
+  | { action: 'lost'; message: string }
   | { action: 'none' };
 
 export async function runAppPipeline(
@@ -98,12 +103,15 @@ export async function runAppPipeline(
     if (created === 'created') await ctx.log(`namespace ${namespace}: created`);
   }
 
-  if (installConfig) {
+  if (installConfig && change.configLost) {
+    await ctx.log(lostConfigMessage(app, change.configLost));
+  } else if (installConfig) {
     const configResult = await engine.upgrade({
       app,
       release: configRelease,
       chart: config.chart,
-      // The values stored with the revision name the keys only; the values are in the Secret.
+      // The values stored with the revision name the keys only; the engine stores a digest of each
+      // value in place of the Secret's data (docs/releases.md, "Secret values").
       values: { app, namespace, keys: Object.keys(change.env).sort() },
       objects: config.objects,
       holder,
@@ -127,6 +135,8 @@ export async function runAppPipeline(
       onInterrupt,
     });
     await ctx.log(`${r.release}: ${outcomeText(r.outcome, r.revision)}`);
+  } else if (pullSecret.action === 'lost') {
+    await ctx.log(pullSecret.message);
   } else if (pullSecret.action === 'uninstall') {
     const r = await engine.uninstall({ release: releaseNames.pullSecret(app), holder, signal: ctx.signal });
     if (r.existed) await ctx.log(`${r.release}: uninstalled (registry credentials removed)`);
@@ -182,8 +192,8 @@ function outcomeText(outcome: 'noop' | 'repaired' | 'deployed', revision: number
 
 /**
  * New credentials install the release; removed credentials uninstall it; otherwise an existing
- * release is upgraded with its own objects (moved to the app's namespace if that changed), so a
- * deleted or edited pull secret is repaired on every deploy without knowing the password.
+ * release is upgraded with its own objects and the live Secret's value (kept-pull-secret.ts), so an
+ * edited pull secret is repaired on every deploy without the job knowing the password.
  */
 async function planPullSecret(
   cluster: Cluster,
@@ -204,12 +214,8 @@ async function planPullSecret(
       ),
     };
   }
-  const release = releaseNames.pullSecret(app);
-  const deployed = cluster.store.deployed(release);
-  if (!deployed) return { action: 'none' };
-  const content = await cluster.store.read(release, deployed.revision);
-  const objects = content.objects.map(
-    (o) => ({ ...o, metadata: { ...o.metadata, namespace } }) as ReleaseObject,
-  );
-  return { action: 'install', rendered: { chart: content.chart, values: content.values, objects } };
+  const kept = await keptPullSecret(cluster, app, releaseNames.pullSecret(app), namespace);
+  if (!kept) return { action: 'none' };
+  if ('lost' in kept) return { action: 'lost', message: kept.lost };
+  return { action: 'install', rendered: kept.rendered };
 }

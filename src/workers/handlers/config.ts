@@ -7,6 +7,7 @@ import { envDigest } from '../../apps/chart-values.ts';
 import type { ConfigPayload } from '../../jobs/schemas/config.ts';
 import { sealContext } from '../../jobs/sealing.ts';
 import { loadAppState } from '../app-state.ts';
+import { refuseLostConfig } from '../deploy/lost-secrets.ts';
 import { runAppPipeline } from '../deploy/pipeline.ts';
 import type { Handler } from '../handler.ts';
 import { recordTypes } from './record-types.ts';
@@ -14,7 +15,8 @@ import { recordTypes } from './record-types.ts';
 export const configHandler: Handler<ConfigPayload> = async (ctx) => {
   const { app, set, unset, restart } = ctx.payload;
   const cluster = await ctx.services.cluster();
-  const state = await loadAppState(cluster.store, app);
+  const state = await loadAppState(cluster, app);
+  refuseLostConfig(app, state.configLost, Object.keys(set), unset);
   const env = { ...state.env };
   for (const [key, sealed] of Object.entries(set))
     env[key] = ctx.services.sealer.open(sealed, sealContext.config(app, key));

@@ -14,16 +14,19 @@ import { recordTypes } from './record-types.ts';
 export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   const { app, registry } = ctx.payload;
   const cluster = await ctx.services.cluster();
-  const state = await loadAppState(cluster.store, app);
+  const state = await loadAppState(cluster, app);
   // Refuses (before anything is written) a formation or healthcheck naming a type the app lacks.
-  // A deploy restarts every pod anyway, so it picks up config set with --no-restart.
-  const spec = { ...applyDeploy(state.spec, ctx.payload), configDigest: envDigest(state.env) };
+  // A deploy restarts every pod anyway, so it picks up config set with --no-restart. (Not when
+  // values are lost: config-{app} is left as it is, and so is the digest of what it holds.)
+  const configDigest = state.configLost ? state.spec.configDigest : envDigest(state.env);
+  const spec = { ...applyDeploy(state.spec, ctx.payload), configDigest };
   const registryPassword = registry
     ? ctx.services.sealer.open(registry.password, sealContext.registryPassword(app))
     : registry; // null forgets the credentials, undefined keeps them
   const result = await runAppPipeline(ctx, cluster, {
     spec,
     env: state.env,
+    ...(state.configLost ? { configLost: state.configLost } : {}),
     ...(registryPassword !== undefined ? { registryPassword } : {}),
     what: `deployed ${ctx.payload.image}`,
   });

@@ -15,11 +15,16 @@ export function specChangeHandler<P extends { app: string }>(
 ): Handler<P> {
   return async (ctx) => {
     const cluster = await ctx.services.cluster();
-    const state = await loadAppState(cluster.store, ctx.payload.app);
+    const state = await loadAppState(cluster, ctx.payload.app);
     if (options.onlyKnownApps && !state.known)
       return { summary: `nothing to do: app ${ctx.payload.app} has no saved spec in this cluster` };
     const spec = change(state.spec, ctx.payload);
-    const result = await runAppPipeline(ctx, cluster, { spec, env: state.env, what: describe(ctx.payload) });
+    const result = await runAppPipeline(ctx, cluster, {
+      spec,
+      env: state.env,
+      ...(state.configLost ? { configLost: state.configLost } : {}),
+      what: describe(ctx.payload),
+    });
     await recordTypes(ctx, spec);
     return result;
   };

@@ -5,6 +5,7 @@ import { WRITE_VERBS } from '../../../infra/kube-sim/server/request-log.ts';
 import type { SimOptions } from '../../../infra/kube-sim/sim.ts';
 import { ReleaseEngine, type ReleaseEngineOptions } from '../../../src/releases/index.ts';
 import { SecretReleaseStore } from '../../../src/storage/index.ts';
+import { TEST_SECRET_DIGEST_KEY } from '../../fixtures/digest-key.ts';
 
 export { appRelease } from '../../fixtures/releases/app-objects.ts';
 
@@ -30,7 +31,13 @@ export async function startHarness(
   const make = async (options: Partial<ReleaseEngineOptions>) => {
     const store = new SecretReleaseStore({ kube: c.kc, retry: { baseMs: 20 } });
     await store.start();
-    const engine = new ReleaseEngine({ kube: c.kc, store, retry: { baseMs: 20 }, ...options });
+    const engine = new ReleaseEngine({
+      kube: c.kc,
+      store,
+      retry: { baseMs: 20 },
+      secretDigestKey: TEST_SECRET_DIGEST_KEY,
+      ...options,
+    });
     stoppers.push(async () => {
       await engine.stop();
       await store.stop();

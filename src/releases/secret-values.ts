@@ -1,0 +1,146 @@
+/**
+ * Secret values never enter release history. Every Secret a release stores keeps its keys and, per
+ * key, a digest of the value, in place of `data`/`stringData`:
+ *
+ *   { kind: Secret, metadata, type, redactedData: { DATABASE_URL: "hmac-sha256:<64 hex>" } }
+ *
+ * The live Secret (in the app's namespace) is the one place that holds the values: whatever needs
+ * them reads it and checks each value against its digest (valuesFromLive). A value changed or
+ * removed by hand is therefore detected, but cannot be restored from history — see
+ * docs/releases.md, "Secret values".
+ *
+ * Why a keyed HMAC and not a plain or salted hash: env values are often short or structured
+ * (`true`, a port, a 6-digit PIN, a URL with a short password), so sha256(value) can be searched
+ * offline by anyone who can read the system namespace. A random salt per revision would make equal
+ * values digest differently, and a no-op redeploy would always look changed. HMAC-SHA256 under a
+ * key derived from the fleet secret (Sealer.valueDigestKey) is deterministic across workers and
+ * revisions, so digests compare, and useless without the fleet secret. The Secret name and the key
+ * are part of the input, so equal values under different keys or apps do not show as equal.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ObjectRef, ReleaseContent, ReleaseObject } from '../storage/types.ts';
+import { comparableForm } from './drift.ts';
+import { refOf } from './objects.ts';
+
+/** The field a stored Secret keeps its digests in (not a Kubernetes field: never applied). */
+export const REDACTED_FIELD = 'redactedData';
+const PREFIX = 'hmac-sha256:';
+const DOMAIN = 'longshore secret value v1';
+
+export class ValueDigester {
+  private readonly key: Buffer;
+
+  constructor(key: Uint8Array) {
+    if (key.byteLength < 32) throw new RangeError('the secret value digest key must be at least 32 bytes');
+    this.key = Buffer.from(key);
+  }
+
+  /** Digest of one data value (`base64` as in a Secret's `data`), bound to its Secret and key. */
+  digest(secretName: string, dataKey: string, base64: string): string {
+    const mac = createHmac('sha256', this.key);
+    mac.update(`${DOMAIN}\0${secretName}\0${dataKey}\0`);
+    mac.update(Buffer.from(base64, 'base64'));
+    return `${PREFIX}${mac.digest('hex')}`;
+  }
+
+  matches(expected: string, secretName: string, dataKey: string, base64: string): boolean {
+    const a = Buffer.from(expected);
+    const b = Buffer.from(this.digest(secretName, dataKey, base64));
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+}
+
+type SecretLike = ReleaseObject & {
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  [REDACTED_FIELD]?: Record<string, string>;
+};
+
+export function isSecret(object: ReleaseObject): boolean {
+  return object.kind === 'Secret' && (object.apiVersion === 'v1' || object.apiVersion === '');
+}
+
+/** A Secret in stored form already (its values replaced by digests). */
+export function isRedacted(object: ReleaseObject): boolean {
+  return isSecret(object) && (object as SecretLike)[REDACTED_FIELD] !== undefined;
+}
+
+/** A Secret whose values are in clear (as rendered, or as history stored it before redaction). */
+export function holdsValues(object: ReleaseObject): boolean {
+  return isSecret(object) && !isRedacted(object);
+}
+
+/** The stored form of an object: Secrets with digests in place of values; anything else as it is. */
+export function redactObject(object: ReleaseObject, digester: ValueDigester): ReleaseObject {
+  if (!holdsValues(object)) return object;
+  const { data, stringData: _folded, ...rest } = comparableForm(object) as unknown as SecretLike;
+  const digests: Record<string, string> = {};
+  for (const key of Object.keys(data ?? {}).sort())
+    digests[key] = digester.digest(object.metadata.name, key, data![key]!);
+  return { ...rest, [REDACTED_FIELD]: digests } as ReleaseObject;
+}
+
+export function redactContent(content: ReleaseContent, digester: ValueDigester): ReleaseContent {
+  return { ...content, objects: content.objects.map((o) => redactObject(o, digester)) };
+}
+
+/** Does any object of this content still hold Secret values (history written before redaction)? */
+export function contentHoldsValues(content: ReleaseContent): boolean {
+  return content.objects.some(holdsValues);
+}
+
+export type LostReason = 'removed' | 'changed' | 'secret-gone';
+
+export interface LostValue {
+  key: string;
+  reason: LostReason;
+}
+
+export interface LiveValues {
+  ref: ObjectRef;
+  /** Values (base64, as in `data`) of the keys whose live value matches its digest. */
+  data: Record<string, string>;
+  /** Keys whose live value is gone or differs from the digest: history cannot give them back. */
+  lost: LostValue[];
+}
+
+/**
+ * The values a stored Secret stands for, taken from its live copy: each key whose live value
+ * matches the stored digest. `live` is the object as the API server returns it (undefined: gone).
+ */
+export function valuesFromLive(stored: ReleaseObject, live: unknown, digester: ValueDigester): LiveValues {
+  const redacted = redactObject(stored, digester) as SecretLike;
+  const digests = redacted[REDACTED_FIELD] ?? {};
+  const liveData =
+    live && typeof live === 'object' ? ((live as { data?: Record<string, string> }).data ?? {}) : undefined;
+  const data: Record<string, string> = {};
+  const lost: LostValue[] = [];
+  for (const [key, digest] of Object.entries(digests)) {
+    const value = liveData?.[key];
+    if (liveData === undefined) lost.push({ key, reason: 'secret-gone' });
+    else if (value === undefined) lost.push({ key, reason: 'removed' });
+    else if (!digester.matches(digest, stored.metadata.name, key, value))
+      lost.push({ key, reason: 'changed' });
+    else data[key] = value;
+  }
+  return { ref: refOf(stored), data, lost };
+}
+
+/** The object to apply for a stored Secret, given its values (base64). */
+export function withValues(stored: ReleaseObject, data: Record<string, string>): ReleaseObject {
+  if (!isRedacted(stored)) return stored;
+  const { [REDACTED_FIELD]: _digests, ...rest } = stored as SecretLike;
+  return { ...rest, data: { ...data } } as ReleaseObject;
+}
+
+/** `A (removed from Secret default/config-web), B (changed in Secret default/config-web)`. */
+export function describeLost(values: Pick<LiveValues, 'ref' | 'lost'>): string {
+  const where = `${values.ref.namespace ? `${values.ref.namespace}/` : ''}${values.ref.name}`;
+  return values.lost
+    .map(({ key, reason }) => {
+      if (reason === 'removed') return `${key} (removed from Secret ${where})`;
+      if (reason === 'changed') return `${key} (changed in Secret ${where})`;
+      return `${key} (Secret ${where} is gone)`;
+    })
+    .join(', ');
+}
