@@ -37,7 +37,7 @@ import { type ObjectStore, objectKey, type StoreEvent } from './object-store.ts'
 
 const fdatasyncAsync = promisify(fdatasync);
 
-/** Journal size that triggers a background compaction into the snapshot. */
+/** Journal size that triggers a background compaction into the snapshot (default). */
 const COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
 
 interface SnapshotFile {
@@ -87,17 +87,23 @@ export class DurableState {
    * Loads `statePath` and its journals into `store` (when they exist), writes a fresh snapshot and
    * starts journaling every change of the store.
    */
-  static open(store: ObjectStore, statePath: string, onError: (err: unknown) => void): DurableState {
+  static open(
+    store: ObjectStore,
+    statePath: string,
+    onError: (err: unknown) => void,
+    options: { compactAfterBytes?: number } = {},
+  ): DurableState {
     recover(store, statePath);
     writeSnapshotFile(statePath, store);
     rmSync(compactingPath(statePath), { force: true });
-    return new DurableState(store, statePath, onError);
+    return new DurableState(store, statePath, onError, options.compactAfterBytes ?? COMPACT_AFTER_BYTES);
   }
 
   private constructor(
     private readonly store: ObjectStore,
     private readonly statePath: string,
     private readonly onError: (err: unknown) => void,
+    private readonly compactAfterBytes: number,
   ) {
     this.fd = openJournal(journalPath(statePath), 'w');
     this.unsubscribe = store.subscribe((event) => this.append(event));
@@ -112,11 +118,16 @@ export class DurableState {
     return this.syncUpTo(this.appended);
   }
 
+  /** Resolves when no fsync and no compaction is running (tests). */
+  async idle(): Promise<void> {
+    while (this.syncing || this.compacting) await (this.syncing ?? this.compacting);
+  }
+
   /** Final compaction: the snapshot holds everything, the journal is empty. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.unsubscribe();
-    while (this.syncing || this.compacting) await (this.syncing ?? this.compacting);
+    await this.idle();
     this.closed = true;
     writeSnapshotFile(this.statePath, this.store);
     closeSync(this.fd);
@@ -138,7 +149,7 @@ export class DurableState {
     const line = `${JSON.stringify(record)}\n`;
     this.journalBytes += writeSync(this.fd, line);
     this.appended += 1;
-    if (this.journalBytes > COMPACT_AFTER_BYTES && !this.compacting) {
+    if (this.journalBytes > this.compactAfterBytes && !this.compacting) {
       this.compacting = this.compact()
         .catch((err: unknown) => this.onError(err))
         .finally(() => {
