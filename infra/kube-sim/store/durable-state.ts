@@ -24,13 +24,14 @@ import {
   fdatasyncSync,
   fsyncSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   writeSync,
 } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { KubeObject } from '../types.ts';
 import { type ObjectStore, objectKey, type StoreEvent } from './object-store.ts';
@@ -96,6 +97,7 @@ export class DurableState {
     recover(store, statePath);
     writeSnapshotFile(statePath, store);
     rmSync(compactingPath(statePath), { force: true });
+    removeTempFiles(statePath);
     return new DurableState(store, statePath, onError, options.compactAfterBytes ?? COMPACT_AFTER_BYTES);
   }
 
@@ -267,6 +269,15 @@ function readJournal(path: string): JournalRecord[] {
 
 function entryKey(typeKey: string, object: KubeObject): string {
   return `${typeKey} ${objectKey(object.metadata.namespace, object.metadata.name!)}`;
+}
+
+/** Temp snapshots a crashed process left (`cluster.json.tmp-PID`): never renamed, never needed. */
+function removeTempFiles(statePath: string): void {
+  const prefix = `${basename(statePath)}.tmp-`;
+  const dir = dirname(statePath);
+  for (const entry of readdirSync(dir))
+    if (entry.startsWith(prefix) && entry !== `${prefix}${process.pid}`)
+      rmSync(join(dir, entry), { force: true });
 }
 
 function syncDirectory(dir: string): void {

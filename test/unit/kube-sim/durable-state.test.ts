@@ -2,7 +2,7 @@
  * The simulator's durable state on real files: recovery after a crash at any point of a
  * compaction (the snapshot plus both journals), and a torn last journal line.
  */
-import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -74,11 +74,14 @@ describe('kube-sim durable state', () => {
     // (Here the current journal also repeats the rotated one's records: replaying a record twice,
     // in revision order, gives the same state.) A crash mid-write leaves a torn last line.
     appendFileSync(`${path}.journal`, '{"rv":99,"op":"put","typeKey":"/configmaps","obj');
+    // And the temp file of a snapshot it never renamed.
+    writeFileSync(`${path}.tmp-999999`, '{"version":1,"resourc');
 
     const recovered = new ObjectStore();
     DurableState.open(recovered, path, () => undefined);
     expect(names(recovered)).toEqual(expected);
     expect(recovered.currentRv).toBe(store.currentRv);
     expect(existsSync(`${path}.journal.compacting`)).toBe(false);
+    expect(existsSync(`${path}.tmp-999999`)).toBe(false);
   });
 });
