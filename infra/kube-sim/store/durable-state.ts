@@ -183,6 +183,12 @@ export class DurableState {
     if (this.closed) return;
     // Synchronous from here to the rotation: no event can slip between the serialized state and
     // the new journal.
+    if (existsSync(compactingPath(this.statePath))) {
+      // A previous compaction failed after rotating: its records are only there and in memory.
+      // Save memory first, or the rotation below would overwrite them.
+      writeSnapshotFile(this.statePath, this.store);
+      rmSync(compactingPath(this.statePath), { force: true });
+    }
     fdatasyncSync(this.fd);
     this.synced = this.appended;
     closeSync(this.fd);
