@@ -5,15 +5,22 @@
  * controllers off (the API server alone), then the image-changing apply again with them on, where
  * every apply starts a rollout (new ReplicaSet, Pods, status writes).
  *
- * Usage: npm run bench -- kube-sim [--seconds S] [--concurrency C] [--apps N]
+ * `--persist` measures a simulator with a state file (what `longshore dev` runs: every write
+ * journaled and fsynced before it is answered) in a temporary directory.
+ *
+ * Usage: npm run bench -- kube-sim [--seconds S] [--concurrency C] [--apps N] [--persist]
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startSim } from '../infra/kube-sim/sim.ts';
 
 interface Options {
   seconds: number;
   concurrency: number;
   apps: number;
+  persist: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -21,7 +28,12 @@ function parseArgs(argv: string[]): Options {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 ? Number(argv[i + 1]) : fallback;
   };
-  return { seconds: get('seconds', 3), concurrency: get('concurrency', 16), apps: get('apps', 1000) };
+  return {
+    seconds: get('seconds', 3),
+    concurrency: get('concurrency', 16),
+    apps: get('apps', 1000),
+    persist: argv.includes('--persist'),
+  };
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -152,7 +164,9 @@ export async function benchKubeSim(argv: string[]): Promise<void> {
   const alone = await measure(options, false);
   const withControllers = await measure(options, true);
   const width = Math.max(...[...alone, ...withControllers].map(([k]) => k.length));
-  console.log(`kube-sim: concurrency ${options.concurrency}; ${options.seconds} s per measure`);
+  console.log(
+    `kube-sim: concurrency ${options.concurrency}; ${options.seconds} s per measure${options.persist ? '; with a state file (journal fsynced per write batch)' : ''}`,
+  );
   console.log('API server alone (workload controllers off):');
   for (const [k, v] of alone) console.log(`  ${k.padEnd(width)}  ${v}`);
   console.log('With the workload controllers on (each image change starts a rollout):');
@@ -160,7 +174,12 @@ export async function benchKubeSim(argv: string[]): Promise<void> {
 }
 
 async function measure(options: Options, controllers: boolean): Promise<[string, string][]> {
-  const sim = await startSim({ controllers, onControllerError: () => undefined });
+  const stateDir = options.persist ? mkdtempSync(join(tmpdir(), 'kube-sim-bench-')) : undefined;
+  const sim = await startSim({
+    controllers,
+    onControllerError: () => undefined,
+    ...(stateDir ? { statePath: join(stateDir, 'cluster.json') } : {}),
+  });
   const base = sim.url;
   try {
     // Load 1,000 apps' worth of objects, each app in its own namespace.
@@ -305,6 +324,7 @@ async function measure(options: Options, controllers: boolean): Promise<[string,
     return rows;
   } finally {
     await sim.stop();
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
     agent.destroy();
   }
 }

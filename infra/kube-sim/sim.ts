@@ -4,7 +4,7 @@
  * `longshore sim` for a standalone one. What is simulated and how it was checked against
  * upstream: docs/kube-sim.md.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { ClusterIPAllocator } from './api/cluster-ip.ts';
 import { ApiService } from './api/service.ts';
 import { bootstrap } from './bootstrap.ts';
@@ -24,6 +24,7 @@ import { type FaultRule, Faults } from './server/faults.ts';
 import { type HttpServer, startHttpServer } from './server/http-server.ts';
 import { servePodLog } from './server/pod-log.ts';
 import { RequestLog } from './server/request-log.ts';
+import { DurableState, readSnapshotFile, writeSnapshotFile } from './store/durable-state.ts';
 import { ObjectStore } from './store/object-store.ts';
 import type { KubeObject } from './types.ts';
 
@@ -44,8 +45,14 @@ export interface SimOptions {
   onControllerError?: (what: string, err: unknown) => void;
   /** Overrides of the controllers' knobs (delays, failing images, logs); see ControllerSettings. */
   settings?: Partial<ControllerSettings>;
-  /** Start from this snapshot file when it exists (see `snapshot`). */
+  /** Start from this snapshot file when it exists (see `snapshot`); later writes are not saved. */
   snapshotPath?: string;
+  /**
+   * Keep the cluster durable in this file: loaded at start when it exists, every write journaled
+   * to `<file>.journal` and fsynced before the API answers it, compacted into the file in the
+   * background and on stop (see store/durable-state.ts). Without it nothing touches the disk.
+   */
+  statePath?: string;
   /**
    * Run the workload controllers (Deployments, ReplicaSets, Pods, PVC binding, Jobs, CronJobs).
    * Default true. API-machinery tests turn them off so nothing writes in the background; the
@@ -73,7 +80,7 @@ export interface Sim {
   readonly settings: ControllerSettings;
   /** Runs a CronJob now, as its schedule would (creates its Job, sets lastScheduleTime). */
   triggerCronJob(namespace: string, name: string): KubeObject;
-  /** Writes every object and the resourceVersion counter to a JSON file (atomically). */
+  /** Writes every object and the resourceVersion counter to a JSON file (atomically, 0600, fsynced). */
   snapshot(path: string): void;
   /** Resolves when the simulated controllers have nothing left to do. */
   settle(): Promise<void>;
@@ -82,13 +89,20 @@ export interface Sim {
 
 export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const store = new ObjectStore(options.historyCapacity ?? 10_000);
-  if (options.snapshotPath && existsSync(options.snapshotPath)) loadSnapshot(store, options.snapshotPath);
+  if (options.snapshotPath && existsSync(options.snapshotPath)) {
+    const snapshot = readSnapshotFile(options.snapshotPath);
+    store.load(snapshot.objects, snapshot.resourceVersion);
+  }
   const settings: ControllerSettings = { ...defaultControllerSettings(), ...options.settings };
   const clusterIPs = new ClusterIPAllocator();
   const service = new ApiService(store, clusterIPs);
   const onError =
     options.onControllerError ??
     ((what, err) => process.stderr.write(`kube-sim: ${what}: ${(err as Error).message}\n`));
+  // Before bootstrap, so what bootstrap writes is journaled too.
+  const durable = options.statePath
+    ? DurableState.open(store, options.statePath, (err) => onError('saving the cluster state', err))
+    : undefined;
   const client = new SimClient(service, 'kube-sim');
   for (const object of store.dump()) clusterIPs.reserveFrom(object.object);
   bootstrap(client, settings);
@@ -154,6 +168,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       watchTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       aggregatedDiscovery: options.aggregatedDiscovery ?? true,
+      ...(durable ? { durable: () => durable.durable() } : {}),
     },
     options.host ?? '127.0.0.1',
     options.port ?? 0,
@@ -173,14 +188,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
         throw new Error('this simulator runs without controllers (startSim({ controllers: false }))');
       return cronJobs.trigger(namespace, name);
     },
-    snapshot: (path) => {
-      const tmp = `${path}.tmp-${process.pid}`;
-      writeFileSync(
-        tmp,
-        JSON.stringify({ version: 1, resourceVersion: store.currentRv, objects: store.dump() }),
-      );
-      renameSync(tmp, path);
-    },
+    snapshot: (path) => writeSnapshotFile(path, store),
     kubeconfig: (namespace) => kubeconfigYaml(server.url, namespace),
     writeKubeconfig: (path, namespace) =>
       writeFileSync(path, kubeconfigYaml(server.url, namespace), { mode: 0o600 }),
@@ -199,21 +207,9 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       namespaces.stop();
       for (const controller of controllers) controller.stop();
       await server.close();
+      await durable?.close();
     },
   };
   if (options.kubeconfigPath) sim.writeKubeconfig(options.kubeconfigPath);
   return sim;
-}
-
-interface SnapshotFile {
-  version: 1;
-  resourceVersion: number;
-  objects: { typeKey: string; object: KubeObject }[];
-}
-
-function loadSnapshot(store: ObjectStore, path: string): void {
-  const snapshot = JSON.parse(readFileSync(path, 'utf8')) as SnapshotFile;
-  if (snapshot.version !== 1)
-    throw new Error(`${path}: unsupported kube-sim snapshot version ${String(snapshot.version)}`);
-  store.load(snapshot.objects, snapshot.resourceVersion);
 }

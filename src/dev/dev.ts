@@ -4,10 +4,13 @@
  * simulator when KUBECONFIG is unset (state kept in .longshore/cluster.json), makes up a sealing
  * passphrase when LONGSHORE_SECRET is unset (kept in .longshore/secret), runs a worker and the sync
  * scheduler, and prints how to deploy the sample app (examples/hello) and look at it.
- * State under .longshore/ survives restarts.
+ * State under .longshore/ survives restarts, and crashes: one `longshore dev` per directory (a
+ * lock), a redis-server left behind by a killed one is stopped before a new one starts (PID file),
+ * the simulated cluster journals every write before answering it, and everything in the directory
+ * is owner-only. SIGTERM, SIGINT, SIGHUP and the death of the parent (npm) stop it all.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Sim, startSim } from '../../infra/kube-sim/sim.ts';
@@ -16,30 +19,42 @@ import { createLogger } from '../core/logger.ts';
 import { SyncScheduler } from '../producers/scheduler/sync-scheduler.ts';
 import { FleetWorker } from '../workers/fleet-worker.ts';
 import { defaultHandlers } from '../workers/handlers/index.ts';
+import { acquireDevLock } from './dev-lock.ts';
 import { freePort, type PrivateRedis, startPrivateRedis } from './private-redis.ts';
+import { stopOrphanedRedis } from './redis-pid-file.ts';
+import { prepareStateDir } from './state-dir.ts';
+import { stopOnSignalsOrOrphaning } from './stop-triggers.ts';
 
 /** Preferred ports of the dev Redis and simulator, so printed URLs stay the same across restarts. */
 const DEV_REDIS_PORT = 6390;
 const DEV_SIM_PORT = 6391;
-/** How often the simulated cluster's state is saved while running. */
-const SNAPSHOT_EVERY_MS = 10_000;
-
 export async function runDev(options: { stateDir?: string } = {}): Promise<void> {
   const stateDir = resolve(options.stateDir ?? '.longshore');
-  mkdirSync(stateDir, { recursive: true });
+  prepareStateDir(stateDir);
+  const lock = acquireDevLock(join(stateDir, 'dev.lock'), `${shown(stateDir)}/`);
   const env = { ...process.env };
   let redis: PrivateRedis | undefined;
   let sim: Sim | undefined;
 
   if (!env.REDIS_URL) {
+    const dir = join(stateDir, 'redis');
+    const pidFile = join(stateDir, 'redis.pid');
+    // Never two redis-servers on one AOF: one an earlier `longshore dev` left behind (kill -9) is
+    // stopped first, which completes its AOF, so the new one replays every job it accepted.
+    await stopOrphanedRedis(dir, pidFile, {
+      onStop: (pid) =>
+        process.stdout.write(
+          `stopping the redis-server (PID ${pid}) an earlier longshore dev left running on ${shown(dir)}\n`,
+        ),
+    });
     const port = (await isFree(DEV_REDIS_PORT)) ? DEV_REDIS_PORT : await freePort();
-    redis = await startPrivateRedis({ dir: join(stateDir, 'redis'), port, appendfsync: 'everysec' });
+    redis = await startPrivateRedis({ dir, port, appendfsync: 'everysec', pidFile, detached: true });
     env.REDIS_URL = redis.url;
   }
   const snapshotPath = join(stateDir, 'cluster.json');
   if (!env.KUBECONFIG) {
     const port = (await isFree(DEV_SIM_PORT)) ? DEV_SIM_PORT : 0;
-    sim = await startSim({ port, snapshotPath });
+    sim = await startSim({ port, statePath: snapshotPath });
     env.KUBECONFIG = join(stateDir, 'kubeconfig');
     sim.writeKubeconfig(env.KUBECONFIG);
   }
@@ -54,7 +69,6 @@ export async function runDev(options: { stateDir?: string } = {}): Promise<void>
   const worker = await FleetWorker.start({ config, logger, registry: defaultHandlers() });
   const scheduler = SyncScheduler.fromConfig(config, logger);
   scheduler.start();
-  const saver = sim ? setInterval(() => sim?.snapshot(snapshotPath), SNAPSHOT_EVERY_MS) : undefined;
 
   const envFile = join(stateDir, 'env.sh');
   writeFileSync(
@@ -87,22 +101,19 @@ export async function runDev(options: { stateDir?: string } = {}): Promise<void>
   ];
   process.stdout.write(lines.join('\n'));
 
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    if (saver) clearInterval(saver);
-    await scheduler.stop();
-    await worker.shutdown();
-    if (sim) {
-      sim.snapshot(snapshotPath);
-      await sim.stop();
-    }
-    await redis?.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  // The scheduler and the worker first (they use Redis and the cluster), then the cluster (its last
+  // compaction), then Redis (SHUTDOWN: AOF fsynced), then the lock.
+  stopOnSignalsOrOrphaning(
+    async (reason) => {
+      logger.info({ reason }, 'stopping');
+      await scheduler.stop();
+      await worker.shutdown();
+      await sim?.stop();
+      await redis?.stop();
+      lock.release();
+    },
+    (err) => logger.error({ err: err.message }, 'stopping longshore dev failed'),
+  );
 }
 
 async function isFree(port: number): Promise<boolean> {

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { InfrastructureError } from '../core/errors.ts';
+import { removeRedisPidFile, writeRedisPidFile } from './redis-pid-file.ts';
 
 export interface PrivateRedisOptions {
   /** Data directory; a fresh temporary one (removed on stop) when absent. */
@@ -17,6 +18,16 @@ export interface PrivateRedisOptions {
   port?: number;
   /** `always` (default) survives kill -9 without loss; `everysec` is Redis's production default. */
   appendfsync?: 'always' | 'everysec';
+  /**
+   * Record the server's PID, port and data directory here from the moment it is spawned (see
+   * redis-pid-file.ts); removed when it exits while this process watches it.
+   */
+  pidFile?: string;
+  /**
+   * Run in its own process group, so a terminal's Ctrl-C (SIGINT to the whole foreground group)
+   * reaches only the parent, which stops the worker before Redis rather than after.
+   */
+  detached?: boolean;
 }
 
 export interface PrivateRedis {
@@ -86,8 +97,14 @@ export async function startPrivateRedis(options: PrivateRedisOptions = {}): Prom
       '--logfile',
       join(dir, 'redis.log'),
     ];
-    const proc = spawn(bin, args, { stdio: 'ignore' });
+    const proc = spawn(bin, args, { stdio: 'ignore', detached: options.detached ?? false });
     child = proc;
+    const { pidFile } = options;
+    if (pidFile && proc.pid !== undefined) {
+      const pid = proc.pid;
+      writeRedisPidFile(pidFile, { pid, port, dir });
+      proc.once('exit', () => removeRedisPidFile(pidFile, pid));
+    }
     // A parent that exits (even on an uncaught error) takes its private Redis with it.
     const reap = () => proc.kill('SIGKILL');
     process.once('exit', reap);

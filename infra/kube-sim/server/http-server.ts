@@ -47,6 +47,11 @@ export interface HttpServerDeps {
   bookmarkIntervalMs: number;
   /** Serve aggregated discovery (apidiscovery.k8s.io/v2) to clients that ask for it. */
   aggregatedDiscovery: boolean;
+  /**
+   * With a state file: resolves when every write so far is on disk (undefined when none is
+   * pending). A write is answered only after it, so "created" means "survives a crash".
+   */
+  durable?: () => Promise<void> | undefined;
 }
 
 export interface HttpServer {
@@ -390,9 +395,13 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         throw statusErrors.internal('injected fault');
       }
       const requestWarnings: string[] = [];
-      const answer = await dispatch(req, res, r, query, verb, requestWarnings);
+      const answering = dispatch(req, res, r, query, verb, requestWarnings);
+      const answer = await (durable ? answering.finally(durable) : answering);
       if (answer) send(answer, requestWarnings);
     };
+    // Writes (and failed ones, which may have written part of a collection) wait for the disk.
+    const writes = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
+    const durable = writes ? deps.durable : undefined;
     run().catch(fail);
   });
 
