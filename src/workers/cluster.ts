@@ -21,6 +21,8 @@ export interface Cluster {
 
 export class ClusterConnection {
   private started?: Promise<Cluster>;
+  /** Set by stop(): informers aborted by the stop are not "restarting", so they are not logged. */
+  private stopping = false;
 
   constructor(
     private readonly config: FleetConfig,
@@ -47,16 +49,20 @@ export class ClusterConnection {
     const store = new SecretReleaseStore({
       kube,
       namespace: this.config.namespace,
-      onInformerError: (err) =>
-        this.logger.warn({ err: (err as Error).message }, 'release storage informer restarting'),
+      onInformerError: (err) => {
+        if (!this.stopping)
+          this.logger.warn({ err: (err as Error).message }, 'release storage informer restarting');
+      },
     });
     await store.start();
     const engine = new ReleaseEngine({
       kube,
       store,
       secretDigestKey: new Sealer(requireSecret(this.config)).valueDigestKey(),
-      onInformerError: (what, err) =>
-        this.logger.warn({ what, err: (err as Error).message }, 'live object informer restarting'),
+      onInformerError: (what, err) => {
+        if (!this.stopping)
+          this.logger.warn({ what, err: (err as Error).message }, 'live object informer restarting');
+      },
     });
     this.logger.info({ cluster: kube.kc.getCurrentCluster()?.server }, 'connected to the cluster');
     await redactStoredSecrets(engine, store, this.logger);
@@ -66,6 +72,7 @@ export class ClusterConnection {
   async stop(): Promise<void> {
     const started = this.started;
     this.started = undefined;
+    this.stopping = true;
     const cluster = await started?.catch(() => undefined);
     if (!cluster) return;
     await cluster.engine.stop();
