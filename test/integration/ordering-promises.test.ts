@@ -19,7 +19,8 @@ function configDigest(values: Record<string, string>): string {
   return digest.digest('hex');
 }
 
-const escape = (id: string) => id.replaceAll('.', '\\.');
+/** An id as a regular expression fragment. */
+const re = (id: string) => id.replaceAll('.', '\\.');
 
 describe('ordering promises (issue 11, cases 1–3)', () => {
   let fleet: TestFleet;
@@ -56,12 +57,12 @@ describe('ordering promises (issue 11, cases 1–3)', () => {
     const newer = await runCli(['config:set', app, 'K=new'], fleet.env);
     expect(newer.code, newer.stderr).toBe(0);
     const newerId = `app.${app}.3`;
-    expect(newer.stdout).toMatch(new RegExp(escape(newerId)));
+    expect(newer.stdout).toMatch(new RegExp(re(newerId)));
 
     const refused = await runCli(['jobs:retry', failedId], fleet.env);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(new RegExp(`${escape(holder.id)} \\(properties, active\\)`));
-    expect(refused.stderr).toMatch(new RegExp(`${escape(newerId)} \\(config, (delayed|waiting)\\)`));
+    expect(refused.stderr).toMatch(new RegExp(`${re(holder.id)} \\(properties, active\\)`));
+    expect(refused.stderr).toMatch(new RegExp(`${re(newerId)} \\(config, (delayed|waiting)\\)`));
     expect(refused.stderr).toMatch(/Pass --force/);
     expect(await fleet.jobState(failedId)).toBe('failed');
 
@@ -79,7 +80,7 @@ describe('ordering promises (issue 11, cases 1–3)', () => {
     // Forced: it joins the end of the lane, so it runs after the newer change and its value wins.
     const forced = await runCli(['jobs:retry', failedId, '--force'], fleet.env);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stdout).toMatch(new RegExp(`${escape(failedId)} retried \\(forced: `));
+    expect(forced.stdout).toMatch(new RegExp(`${re(failedId)} retried \\(forced: `));
     await runCli(['jobs:cancel', holder.id], fleet.env);
     expect(await finished(failedId)).toBe('completed');
     const applied = (await appEvents(app)).filter((e) => e.phase === 'config').map((e) => e.digest);
@@ -116,8 +117,8 @@ describe('ordering promises (issue 11, cases 1–3)', () => {
     expect(skipped.returnvalue).toEqual({ outcome: 'superseded', supersededBy: d128.id });
     // --wait on 1.27 followed the deploy that carried its change forward, 1.28, and ended with it.
     const waited = await waitOn127;
-    expect(waited.stdout).toMatch(new RegExp(`${escape(d127)} was superseded by ${escape(d128.id)}`));
-    expect(waited.stdout).toMatch(new RegExp(`${escape(d128.id)} completed`));
+    expect(waited.stdout).toMatch(new RegExp(`${re(d127)} was superseded by ${re(d128.id)}`));
+    expect(waited.stdout).toMatch(new RegExp(`${re(d128.id)} completed`));
     expect(waited.code, waited.stderr).toBe(0);
   });
 
@@ -134,7 +135,7 @@ describe('ordering promises (issue 11, cases 1–3)', () => {
 
     const retry = await runCli(['jobs:retry', `app.${app}.1`], fleet.env);
     expect(retry.code, retry.stderr).toBe(0);
-    expect(retry.stdout).toMatch(new RegExp(`${escape(`app.${app}.1`)} retried$`, 'm'));
+    expect(retry.stdout).toMatch(new RegExp(`${re(`app.${app}.1`)} retried$`, 'm'));
     expect(await finished(`app.${app}.1`)).toBe('completed');
 
     // A newer operator change that succeeded still refuses the retry, reconcile or not after it.
@@ -151,7 +152,7 @@ describe('ordering promises (issue 11, cases 1–3)', () => {
     const refused = await runCli(['jobs:retry', `app.${app}.3`], fleet.env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
-      new RegExp(`a newer config of ${app} \\(${escape(`app.${app}.4`)}\\) already succeeded`),
+      new RegExp(`a newer config of ${app} \\(${re(`app.${app}.4`)}\\) already succeeded`),
     );
   });
 });
