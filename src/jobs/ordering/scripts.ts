@@ -106,18 +106,61 @@ if supersedeKey ~= '' and redis.call('HGET', latest, supersedeKey) == jobId then
 return 1
 `;
 
+/** Most jobs behind the head that the supersession check reads (beyond it, the head just runs). */
+export const SUPERSEDE_SCAN_MAX = 64;
+
 /**
- * KEYS: pending   ARGV: prefix, lane, jobId, now, grace, supersedeKey, attemptJson
+ * Whether the head `jobId` is superseded; sets `by` to the job that carries its change forward.
+ * Fast path: the lane's `latest` entry for the key is this job, or not queued behind it — no
+ * newer job of the type, nothing to read. Rule `any` (jobs that change nothing an operator asked
+ * for: reconcile, sync): the newest one supersedes, whatever lies between. Rule `adjacent`
+ * (deploy): walk the lane behind the head, in order, through jobs of the same type and of the
+ * passable types; stop at anything else — another operator change, or a reserved slot whose job
+ * is not added yet (unknown work). The last job of the head's type seen is the one that runs.
+ */
+const SUPERSEDED_BY = `
+local by = false
+if supersedeKey ~= '' then
+  local newest = redis.call('HGET', latest, supersedeKey)
+  if newest and newest ~= jobId then
+    local newestSeq = redis.call('ZSCORE', pending, newest)
+    if newestSeq and tonumber(newestSeq) > seq then
+      if rule == 'any' then
+        by = newest
+      else
+        local passable = {}
+        for i = 9, #ARGV do passable[ARGV[i]] = true end
+        local own = redis.call('HGET', bull .. jobId, 'name')
+        local behind = redis.call('ZRANGE', pending, 1, ${SUPERSEDE_SCAN_MAX})
+        for i = 1, #behind do
+          local id = behind[i]
+          local t = redis.call('HGET', bull .. id, 'name')
+          if t and t == own then
+            by = id
+            if id == newest then break end
+          elseif not (t and passable[t]) then
+            break
+          end
+        end
+      end
+    end
+  end
+end
+`;
+
+/**
+ * KEYS: pending   ARGV: prefix, lane, jobId, now, grace, supersedeKey, attemptJson, supersedeRule
+ *                       ('any' | 'adjacent' | ''), then the passable job types (rule 'adjacent')
  * Returns one of:
  *   {'done', doneJson}                   already finished (a duplicate delivery)
  *   {'wait', headId}                     another job of the lane goes first
- *   {'superseded', newerId, seq}         a newer job with the same supersede key is queued
+ *   {'superseded', byId, seq}            a newer job of its type carries its change forward
  *   {'go', seq, requeued, n, previous[]} run it as attempt n; previous are the earlier attempt records
  */
 export const ACQUIRE =
   LANE_KEYS +
   `
-local jobId, now, grace, supersedeKey, attempt = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], ARGV[7]
+local jobId, now, grace, supersedeKey, attempt, rule = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], ARGV[7], ARGV[8]
 
 local done = redis.call('HGET', bull .. jobId, 'lsDone')
 if done then return {'done', done} end
@@ -136,14 +179,10 @@ seq = tonumber(seq)
   CLEAN_HEAD +
   `
 if head ~= jobId then return {'wait', head or ''} end
-
-if supersedeKey ~= '' then
-  local newer = redis.call('HGET', latest, supersedeKey)
-  if newer and newer ~= jobId then
-    local newerSeq = redis.call('ZSCORE', pending, newer)
-    if newerSeq and tonumber(newerSeq) > seq then return {'superseded', newer, seq} end
-  end
-end
+` +
+  SUPERSEDED_BY +
+  `
+if by then return {'superseded', by, seq} end
 ` +
   RECORD_ATTEMPT +
   `
