@@ -22,6 +22,11 @@ function configDigest(values: Record<string, string>): string {
 /** An id as a regular expression fragment. */
 const re = (id: string) => id.replaceAll('.', '\\.');
 
+/** The job id a CLI submit printed (`enqueued config job app.x.4 in lane …`). */
+function enqueuedId(stdout: string): string {
+  return /enqueued \S+ job (\S+)/.exec(stdout)![1]!;
+}
+
 describe('ordering promises (issue 11, cases 1–3)', () => {
   let fleet: TestFleet;
 
@@ -149,10 +154,10 @@ describe('ordering promises (issue 11, cases 1–3)', () => {
       fleet.env,
     );
     expect(again.code, again.stderr).toBe(0);
-    const refused = await runCli(['jobs:retry', `app.${app}.3`], fleet.env);
+    const refused = await runCli(['jobs:retry', enqueuedId(bad2.stdout)], fleet.env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
-      new RegExp(`a newer config of ${app} \\(${re(`app.${app}.4`)}\\) already succeeded`),
+      new RegExp(`a newer config of ${app} \\(${re(enqueuedId(good.stdout))}\\) already succeeded`),
     );
   });
 });

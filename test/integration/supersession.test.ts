@@ -122,6 +122,30 @@ describe('supersession in the acquire script', () => {
     expect(await acquire(l, ids[0]!, 'deploy')).toMatchObject({ kind: 'superseded', by: ids[2] });
   });
 
+  it('does not supersede a deploy by one that leaves out a field it sets (absent keeps the current value)', async () => {
+    const app = `s${++apps}`;
+    const withProcesses = await jobs.enqueue(
+      'deploy',
+      { app, image: 'registry.example.com/x:1', processes: { web: { command: 'serve' } } },
+      'test',
+    );
+    await jobs.enqueue('deploy', { app, image: 'registry.example.com/x:2' }, 'test');
+    expect((await acquire(`app.${app}`, withProcesses.id, 'deploy')).kind).toBe('go');
+
+    // The other way round the newer one restates everything the older one sets.
+    const other = `s${++apps}`;
+    const older = await jobs.enqueue('deploy', { app: other, image: 'registry.example.com/x:1' }, 'test');
+    const newer = await jobs.enqueue(
+      'deploy',
+      { app: other, image: 'registry.example.com/x:2', processes: { web: { command: 'serve' } } },
+      'test',
+    );
+    expect(await acquire(`app.${other}`, older.id, 'deploy')).toMatchObject({
+      kind: 'superseded',
+      by: newer.id,
+    });
+  });
+
   it('bounds the scan: past it, the older deploy simply runs', async () => {
     const { lane: l, ids } = await lane(['deploy', ...Array<Entry>(70).fill('reconcile'), 'deploy']);
     expect((await acquire(l, ids[0]!, 'deploy')).kind).toBe('go');

@@ -115,10 +115,24 @@ export const SUPERSEDE_SCAN_MAX = 64;
  * newer job of the type, nothing to read. Rule `any` (jobs that change nothing an operator asked
  * for: reconcile, sync): the newest one supersedes, whatever lies between. Rule `adjacent`
  * (deploy): walk the lane behind the head, in order, through jobs of the same type and of the
- * passable types; stop at anything else — another operator change, or a reserved slot whose job
- * is not added yet (unknown work). The last job of the head's type seen is the one that runs.
+ * passable types; stop at anything else — another operator change, a reserved slot whose job is
+ * not added yet (unknown work), or a job of the type whose payload leaves out a field the head's
+ * sets (absent fields keep the app's value, so the head's setting would be lost). The last job of
+ * the head's type seen is the one that runs.
  */
 const SUPERSEDED_BY = `
+local function payloadOf(id)
+  local ok, data = pcall(cjson.decode, redis.call('HGET', bull .. id, 'data') or '')
+  if ok and type(data) == 'table' and type(data.payload) == 'table' then return data.payload end
+  return false
+end
+local function restates(newer, older)
+  if not newer then return false end
+  for field in pairs(older) do
+    if newer[field] == nil then return false end
+  end
+  return true
+end
 local by = false
 if supersedeKey ~= '' then
   local newest = redis.call('HGET', latest, supersedeKey)
@@ -131,11 +145,15 @@ if supersedeKey ~= '' then
         local passable = {}
         for i = 9, #ARGV do passable[ARGV[i]] = true end
         local own = redis.call('HGET', bull .. jobId, 'name')
+        local ownFields = payloadOf(jobId)
         local behind = redis.call('ZRANGE', pending, 1, ${SUPERSEDE_SCAN_MAX})
         for i = 1, #behind do
           local id = behind[i]
           local t = redis.call('HGET', bull .. id, 'name')
           if t and t == own then
+            -- A field the newer job leaves out keeps the app's current value: if this job sets it,
+            -- skipping this job would lose it, so the newer job counts as other work.
+            if not (ownFields and restates(payloadOf(id), ownFields)) then break end
             by = id
             if id == newest then break end
           elseif not (t and passable[t]) then
