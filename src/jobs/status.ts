@@ -3,8 +3,9 @@
  * storage entry, the fleet), so read commands never need cluster credentials.
  *
  * Stored per lane in `{longshore}:status:<lane>`: `last` (JSON: the last finished job), `success`
- * (JSON: the last successful one), `change` (JSON: the last successful operator change), `revision` and `image` (as last reported by a success), and
- * `updatedAt`. The running job is not stored: it is the lane's head when BullMQ has it active.
+ * (JSON: the last successful one), `change` (JSON: the last successful operator change, which a
+ * retry must not undo; see docs/ordering.md), `revision` and `image` (as last reported by a
+ * success), and `updatedAt`. The running job is not stored: it is the lane's head when BullMQ has it active.
  */
 import type { Redis } from 'ioredis';
 import { keys } from './keys.ts';
@@ -164,6 +165,12 @@ export function statusOnSuccess(
   reported: { revision?: number; image?: string },
   change?: { seq: number },
 ): Record<string, string | number> {
+  const success = JSON.stringify({
+    jobId: job.id,
+    type: job.type,
+    seq: job.seq ?? 0,
+    at: now,
+  } satisfies LastSuccessRecord);
   return {
     last: JSON.stringify({
       jobId: job.id,
@@ -171,20 +178,19 @@ export function statusOnSuccess(
       outcome: 'completed',
       finishedAt: now,
     } satisfies LastJobRecord),
-    success: JSON.stringify({
-      jobId: job.id,
-      type: job.type,
-      seq: job.seq ?? 0,
-      at: now,
-    } satisfies LastSuccessRecord),
+    success,
+    // The same record unless a retry requeued the job at a later position (rare): no second JSON.
     ...(change
       ? {
-          change: JSON.stringify({
-            jobId: job.id,
-            type: job.type,
-            seq: change.seq,
-            at: now,
-          } satisfies LastSuccessRecord),
+          change:
+            change.seq === (job.seq ?? 0)
+              ? success
+              : JSON.stringify({
+                  jobId: job.id,
+                  type: job.type,
+                  seq: change.seq,
+                  at: now,
+                } satisfies LastSuccessRecord),
         }
       : {}),
     updatedAt: now,
