@@ -121,18 +121,6 @@ export const SUPERSEDE_SCAN_MAX = 64;
  * the head's type seen is the one that runs.
  */
 const SUPERSEDED_BY = `
-local function payloadOf(id)
-  local ok, data = pcall(cjson.decode, redis.call('HGET', bull .. id, 'data') or '')
-  if ok and type(data) == 'table' and type(data.payload) == 'table' then return data.payload end
-  return false
-end
-local function restates(newer, older)
-  if not newer then return false end
-  for field in pairs(older) do
-    if newer[field] == nil then return false end
-  end
-  return true
-end
 local by = false
 if supersedeKey ~= '' then
   local newest = redis.call('HGET', latest, supersedeKey)
@@ -142,6 +130,19 @@ if supersedeKey ~= '' then
       if rule == 'any' then
         by = newest
       else
+        -- The slow path: only here are the helpers defined (a closure per call costs on the fast path).
+        local function payloadOf(id)
+          local ok, data = pcall(cjson.decode, redis.call('HGET', bull .. id, 'data') or '')
+          if ok and type(data) == 'table' and type(data.payload) == 'table' then return data.payload end
+          return false
+        end
+        local function restates(newer, older)
+          if not newer then return false end
+          for field in pairs(older) do
+            if newer[field] == nil then return false end
+          end
+          return true
+        end
         local passable = {}
         for i = 9, #ARGV do passable[ARGV[i]] = true end
         local own = redis.call('HGET', bull .. jobId, 'name')
