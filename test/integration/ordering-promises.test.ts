@@ -22,11 +22,6 @@ function configDigest(values: Record<string, string>): string {
 /** An id as a regular expression fragment. */
 const re = (id: string) => id.replaceAll('.', '\\.');
 
-/** The job id a CLI submit printed (`enqueued config job app.x.4 in lane …`). */
-function enqueuedId(stdout: string): string {
-  return /enqueued \S+ job (\S+)/.exec(stdout)![1]!;
-}
-
 describe('ordering promises (issue 11, cases 1–3)', () => {
   let fleet: TestFleet;
 
@@ -64,15 +59,15 @@ describe('ordering promises (issue 11, cases 1–3)', () => {
     const newerId = `app.${app}.3`;
     expect(newer.stdout).toMatch(new RegExp(re(newerId)));
 
-    const refused = await runCli(['jobs:retry', failedId], fleet.env);
+    // --json: the outcome on stdout, the refusal on stderr as without it.
+    const refused = await runCli(['jobs:retry', failedId, '--json'], fleet.env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(new RegExp(`${re(holder.id)} \\(properties, active\\)`));
     expect(refused.stderr).toMatch(new RegExp(`${re(newerId)} \\(config, (delayed|waiting)\\)`));
     expect(refused.stderr).toMatch(/Pass --force/);
     expect(await fleet.jobState(failedId)).toBe('failed');
 
-    const asJson = await runCli(['jobs:retry', failedId, '--json'], fleet.env);
-    const [outcome] = JSON.parse(asJson.stdout) as {
+    const [outcome] = JSON.parse(refused.stdout) as {
       retried: boolean;
       newer: { id: string; type: string }[];
     }[];
@@ -145,19 +140,16 @@ describe('ordering promises (issue 11, cases 1–3)', () => {
 
     // A newer operator change that succeeded still refuses the retry, reconcile or not after it.
     await fleet.client.set(`test:fail-next-config:${app}`, '1');
-    const bad2 = await runCli(['config:set', app, 'K=w', '--wait'], fleet.env);
-    expect(bad2.code).toBe(1);
-    const good = await runCli(['config:set', app, 'K=x', '--wait'], fleet.env);
-    expect(good.code, good.stderr).toBe(0);
-    const again = await runCli(
-      ['jobs:enqueue', 'reconcile', '--payload', JSON.stringify({ app }), '--wait'],
-      fleet.env,
-    );
-    expect(again.code, again.stderr).toBe(0);
-    const refused = await runCli(['jobs:retry', enqueuedId(bad2.stdout)], fleet.env);
+    const bad2 = await fleet.jobs.enqueue('config', { app, unset: ['K'] }, 'test');
+    expect(await finished(bad2.id)).toBe('failed');
+    const good = await fleet.jobs.enqueue('config', { app, unset: ['K'] }, 'test');
+    expect(await finished(good.id)).toBe('completed');
+    const again = await fleet.jobs.enqueue('reconcile', { app }, 'test');
+    expect(await finished(again.id)).toBe('completed');
+    const refused = await runCli(['jobs:retry', bad2.id], fleet.env);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
-      new RegExp(`a newer config of ${app} \\(${re(enqueuedId(good.stdout))}\\) already succeeded`),
+      new RegExp(`a newer config of ${app} \\(${re(good.id)}\\) already succeeded`),
     );
   });
 });
