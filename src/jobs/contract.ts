@@ -33,11 +33,20 @@ export interface JobContract<T = unknown> {
   /** The lane that orders this job; undefined for jobs that need no ordering (one-off runs, reads). */
   lane(payload: T): Lane | undefined;
   /**
-   * Jobs of this type with the same key in the same lane supersede each other: when an older one
-   * reaches the head of its lane while a newer one is queued, it completes as `superseded` without
-   * running (a newer git push makes an older, not yet started deploy pointless).
+   * Jobs of this type in the same lane supersede each other: when an older one reaches the head of
+   * its lane while a newer one is queued, it completes as `superseded` without running (a newer git
+   * push makes an older, not yet started deploy pointless). A key belongs to one job type. For a job
+   * that is an operator change, only a newer one with no other operator change between them
+   * supersedes it (see docs/ordering.md).
    */
   supersedeKey?: string;
+  /**
+   * Whether the job carries a change an operator (or a git push) asked for; default true. Jobs that
+   * only restore recorded state or read it (reconcile, sync, storage-status) say false: they never
+   * count as newer work, so they neither make a retry of an older change refuse nor keep two
+   * deploys around them from being merged.
+   */
+  operatorChange?: boolean;
   /** The app the job concerns, for listings and the status projection. */
   app(payload: T): string | undefined;
   /** A short description for listings; never contains secret values. */

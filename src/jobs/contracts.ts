@@ -41,3 +41,31 @@ export function isJobType(type: string): type is JobType {
 export function contractFor(type: JobType): JobContract<unknown> {
   return contracts[type] as unknown as JobContract<unknown>;
 }
+
+/**
+ * Whether a job of this type counts as newer work: a change an operator asked for, which an older
+ * job must not be re-applied over (retry) or merged across (supersession). Unknown types count.
+ */
+export function countsAsNewerWork(type: string): boolean {
+  return !isJobType(type) || contracts[type].operatorChange !== false;
+}
+
+/** Job types that are not newer work (reconcile, sync, storage-status). */
+export const NEUTRAL_TYPES: readonly JobType[] = JOB_TYPES.filter((t) => !countsAsNewerWork(t));
+
+/**
+ * How the acquire script decides whether a job of this contract is superseded (see
+ * docs/ordering.md): an operator change only by a newer job of its type with nothing but neutral
+ * jobs between them (`adjacent`); a neutral job by the newest of its type, whatever lies between
+ * (`any`). Empty for types that are never superseded.
+ */
+export function supersessionOf(contract: Pick<JobContract<unknown>, 'supersedeKey' | 'operatorChange'>): {
+  supersedeKey?: string;
+  supersedeRule?: 'any' | 'adjacent';
+  passable?: readonly string[];
+} {
+  if (!contract.supersedeKey) return {};
+  return contract.operatorChange === false
+    ? { supersedeKey: contract.supersedeKey, supersedeRule: 'any' }
+    : { supersedeKey: contract.supersedeKey, supersedeRule: 'adjacent', passable: NEUTRAL_TYPES };
+}

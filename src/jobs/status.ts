@@ -3,9 +3,11 @@
  * storage entry, the fleet), so read commands never need cluster credentials.
  *
  * Stored per lane in `{longshore}:status:<lane>`: `last` (JSON: the last finished job), `success`
- * (JSON: the last successful one), `revision` and `image` (as last reported by a success),
- * `deployedRevision` and `failedRevision` (JSON: the app release as the last job that reached it
- * left it, failed jobs included), and `updatedAt`. The running job is not stored: it is the lane's head when BullMQ has it active.
+ * (JSON: the last successful one), `change` (JSON: the last successful operator change, which a
+ * retry must not undo; see docs/ordering.md), `revision` and `image` (as last reported by a
+ * success), `deployedRevision` and `failedRevision` (JSON: the app release as the last job that
+ * reached it left it, failed jobs included), and `updatedAt`. The running job is not stored: it is
+ * the lane's head when BullMQ has it active.
  */
 import type { Redis } from 'ioredis';
 import { keys } from './keys.ts';
@@ -22,7 +24,11 @@ export interface LastJobRecord {
   finishedAt: number;
 }
 
-/** The `success` field. */
+/**
+ * The `success` field (any job; `seq` is its position in the lane when it ran) and the `change`
+ * field (the last operator change to succeed — never a reconcile; `seq` is the position its
+ * producer reserved, which a requeued retry keeps).
+ */
 export interface LastSuccessRecord {
   jobId: string;
   type: string;
@@ -47,6 +53,11 @@ export interface LaneStatus {
   lastSuccessType?: string;
   lastSuccessSeq?: number;
   lastSuccessAt?: number;
+  /** The last successful job that counts as newer work (an operator change, not a reconcile). */
+  lastChangeJobId?: string;
+  lastChangeType?: string;
+  lastChangeSeq?: number;
+  lastChangeAt?: number;
   /** Release revision reported by the last successful job that knew one. */
   revision?: number;
   /** Image of the last successful deploy. */
@@ -99,6 +110,7 @@ function toStatus(
   const parsed = parseLaneId(lane) ?? { kind: 'fleet' as const };
   const last = parse<LastJobRecord>(hash.last);
   const success = parse<LastSuccessRecord>(hash.success);
+  const change = parse<LastSuccessRecord>(hash.change);
   const status: LaneStatus = { lane, kind: parsed.kind, pending };
   if ('name' in parsed) status.name = parsed.name;
   if (active) status.activeJobId = active;
@@ -114,6 +126,12 @@ function toStatus(
     status.lastSuccessType = success.type;
     status.lastSuccessSeq = success.seq;
     status.lastSuccessAt = success.at;
+  }
+  if (change) {
+    status.lastChangeJobId = change.jobId;
+    status.lastChangeType = change.type;
+    status.lastChangeSeq = change.seq;
+    status.lastChangeAt = change.at;
   }
   if (hash.revision) status.revision = Number(hash.revision);
   if (hash.image) status.image = hash.image;
@@ -170,12 +188,22 @@ export async function removeLaneStatus(redis: Redis, lane: string): Promise<void
   await redis.multi().del(keys.status(lane)).srem(keys.statusLanes, lane).exec();
 }
 
-/** Projection fields a worker writes when a job of the lane completed. */
+/**
+ * Projection fields a worker writes when a job of the lane completed; with `change` (the job is an
+ * operator change, at that enqueue position) also the `change` field.
+ */
 export function statusOnSuccess(
   job: { id: string; type: string; seq?: number },
   now: number,
   reported: { revision?: number; image?: string },
+  change?: { seq: number },
 ): Record<string, string | number> {
+  const success = JSON.stringify({
+    jobId: job.id,
+    type: job.type,
+    seq: job.seq ?? 0,
+    at: now,
+  } satisfies LastSuccessRecord);
   return {
     last: JSON.stringify({
       jobId: job.id,
@@ -183,12 +211,21 @@ export function statusOnSuccess(
       outcome: 'completed',
       finishedAt: now,
     } satisfies LastJobRecord),
-    success: JSON.stringify({
-      jobId: job.id,
-      type: job.type,
-      seq: job.seq ?? 0,
-      at: now,
-    } satisfies LastSuccessRecord),
+    success,
+    // The same record unless a retry requeued the job at a later position (rare): no second JSON.
+    ...(change
+      ? {
+          change:
+            change.seq === (job.seq ?? 0)
+              ? success
+              : JSON.stringify({
+                  jobId: job.id,
+                  type: job.type,
+                  seq: change.seq,
+                  at: now,
+                } satisfies LastSuccessRecord),
+        }
+      : {}),
     updatedAt: now,
     ...(reported.revision !== undefined ? { revision: reported.revision } : {}),
     ...(reported.image ? { image: reported.image } : {}),

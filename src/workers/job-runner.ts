@@ -33,6 +33,7 @@ import { InvalidInputError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { type AttemptRecord, parseAttempts, type StoredAttempt } from '../jobs/attempts.ts';
 import type { JobContract, JobType } from '../jobs/contract.ts';
+import { supersessionOf } from '../jobs/contracts.ts';
 import { jobEnvelope } from '../jobs/envelope.ts';
 import { JOB_RECORD_TTL_SECONDS, keys } from '../jobs/keys.ts';
 import { laneId } from '../jobs/lane.ts';
@@ -49,6 +50,17 @@ export const PARK_BASE_MS = 500;
 export const PARK_MAX_MS = 30_000;
 
 const ERROR_TEXT_MAX = 2_000;
+
+/** The supersession arguments of each job type, built once (this path runs for every job). */
+const SUPERSESSION = new Map<JobType, ReturnType<typeof supersessionOf>>();
+function supersession(type: JobType, contract: JobContract<unknown>): ReturnType<typeof supersessionOf> {
+  let found = SUPERSESSION.get(type);
+  if (!found) {
+    found = supersessionOf(contract);
+    SUPERSESSION.set(type, found);
+  }
+  return found;
+}
 
 export type AbortKind = 'shutdown' | 'cancel' | 'lock-lost';
 
@@ -110,6 +122,8 @@ interface Turn {
   contract: JobContract<unknown>;
   payload: unknown;
   app: string | undefined;
+  /** Position the producer reserved (the job id's), kept when a retry requeues the job. */
+  enqueuedSeq: number | undefined;
   previousAttempts: AttemptRecord[];
   attemptStart: StoredAttempt;
   /** What the handler reported about its app's release, for the projection (`ctx.report`). */
@@ -199,7 +213,7 @@ export class JobRunner {
       const turn = await this.deps.lanes.acquire({
         lane,
         jobId,
-        ...(contract.supersedeKey ? { supersedeKey: contract.supersedeKey } : {}),
+        ...supersession(type, contract),
         attempt: attemptJson,
         graceMs: this.deps.reservationGraceMs,
       });
@@ -240,6 +254,7 @@ export class JobRunner {
       contract,
       payload,
       app: contract.app(payload),
+      enqueuedSeq: envelope.data.seq,
       previousAttempts,
       attemptStart,
     });
@@ -379,10 +394,16 @@ export class JobRunner {
       done,
       attempt,
       status: {
-        ...statusOnSuccess(info, now, {
-          ...(typeof result.revision === 'number' ? { revision: result.revision } : {}),
-          ...(image ? { image } : {}),
-        }),
+        ...statusOnSuccess(
+          info,
+          now,
+          {
+            ...(typeof result.revision === 'number' ? { revision: result.revision } : {}),
+            ...(image ? { image } : {}),
+          },
+          // Only an operator change is newer work a retry must not be re-applied over (not a reconcile).
+          turn.contract.operatorChange === false ? undefined : { seq: turn.enqueuedSeq ?? info.seq ?? 0 },
+        ),
         ...statusOfRelease(turn.release),
       },
     });

@@ -65,16 +65,21 @@ export class LaneStore {
     await this.call('lsUnreserve', keys.lanePending(lane), KEY_PREFIX, lane, jobId, supersedeKey);
   }
 
+  /**
+   * The job's turn. With a supersede key, `supersedeRule` says which newer job of its type skips it
+   * (`adjacent`, the default: only one with nothing but `passable` job types between them; `any`:
+   * the newest) — `supersessionOf(contract)` in jobs/contracts.ts gives all three.
+   */
   async acquire(input: {
     lane: string;
     jobId: string;
     supersedeKey?: string;
+    supersedeRule?: 'any' | 'adjacent';
+    passable?: readonly string[];
     attempt: string;
     graceMs: number;
   }): Promise<AcquireResult> {
-    const reply = (await this.call(
-      'lsAcquire',
-      keys.lanePending(input.lane),
+    const args: (string | number)[] = [
       KEY_PREFIX,
       input.lane,
       input.jobId,
@@ -82,7 +87,9 @@ export class LaneStore {
       input.graceMs,
       input.supersedeKey ?? '',
       input.attempt,
-    )) as unknown[];
+    ];
+    if (input.supersedeKey) args.push(input.supersedeRule ?? 'adjacent', ...(input.passable ?? []));
+    const reply = (await this.call('lsAcquire', keys.lanePending(input.lane), ...args)) as unknown[];
     switch (reply[0]) {
       case 'done':
         return { kind: 'done', done: String(reply[1]) };

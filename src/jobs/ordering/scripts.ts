@@ -106,18 +106,80 @@ if supersedeKey ~= '' and redis.call('HGET', latest, supersedeKey) == jobId then
 return 1
 `;
 
+/** Most jobs behind the head that the supersession check reads (beyond it, the head just runs). */
+export const SUPERSEDE_SCAN_MAX = 64;
+
 /**
- * KEYS: pending   ARGV: prefix, lane, jobId, now, grace, supersedeKey, attemptJson
+ * Whether the head `jobId` is superseded; sets `by` to the job that carries its change forward.
+ * Fast path: the lane's `latest` entry for the key is this job, or not queued behind it — no
+ * newer job of the type, nothing to read. Rule `any` (jobs that change nothing an operator asked
+ * for: reconcile, sync): the newest one supersedes, whatever lies between. Rule `adjacent`
+ * (deploy): walk the lane behind the head, in order, through jobs of the same type and of the
+ * passable types; stop at anything else — another operator change, a reserved slot whose job is
+ * not added yet (unknown work), or a job of the type whose payload leaves out a field the head's
+ * sets (absent fields keep the app's value, so the head's setting would be lost). The last job of
+ * the head's type seen is the one that runs.
+ */
+const SUPERSEDED_BY = `
+local by = false
+if supersedeKey ~= '' then
+  local newest = redis.call('HGET', latest, supersedeKey)
+  if newest and newest ~= jobId then
+    local newestSeq = redis.call('ZSCORE', pending, newest)
+    if newestSeq and tonumber(newestSeq) > seq then
+      if rule == 'any' then
+        by = newest
+      else
+        -- The slow path: only here are the helpers defined (a closure per call costs on the fast path).
+        local function payloadOf(id)
+          local ok, data = pcall(cjson.decode, redis.call('HGET', bull .. id, 'data') or '')
+          if ok and type(data) == 'table' and type(data.payload) == 'table' then return data.payload end
+          return false
+        end
+        local function restates(newer, older)
+          if not newer then return false end
+          for field in pairs(older) do
+            if newer[field] == nil then return false end
+          end
+          return true
+        end
+        local passable = {}
+        for i = 9, #ARGV do passable[ARGV[i]] = true end
+        local own = redis.call('HGET', bull .. jobId, 'name')
+        local ownFields = payloadOf(jobId)
+        local behind = redis.call('ZRANGE', pending, 1, ${SUPERSEDE_SCAN_MAX})
+        for i = 1, #behind do
+          local id = behind[i]
+          local t = redis.call('HGET', bull .. id, 'name')
+          if t and t == own then
+            -- A field the newer job leaves out keeps the app's current value: if this job sets it,
+            -- skipping this job would lose it, so the newer job counts as other work.
+            if not (ownFields and restates(payloadOf(id), ownFields)) then break end
+            by = id
+            if id == newest then break end
+          elseif not (t and passable[t]) then
+            break
+          end
+        end
+      end
+    end
+  end
+end
+`;
+
+/**
+ * KEYS: pending   ARGV: prefix, lane, jobId, now, grace, supersedeKey, attemptJson, supersedeRule
+ *                       ('any' | 'adjacent' | ''), then the passable job types (rule 'adjacent')
  * Returns one of:
  *   {'done', doneJson}                   already finished (a duplicate delivery)
  *   {'wait', headId}                     another job of the lane goes first
- *   {'superseded', newerId, seq}         a newer job with the same supersede key is queued
+ *   {'superseded', byId, seq}            a newer job of its type carries its change forward
  *   {'go', seq, requeued, n, previous[]} run it as attempt n; previous are the earlier attempt records
  */
 export const ACQUIRE =
   LANE_KEYS +
   `
-local jobId, now, grace, supersedeKey, attempt = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], ARGV[7]
+local jobId, now, grace, supersedeKey, attempt, rule = ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], ARGV[7], ARGV[8]
 
 local done = redis.call('HGET', bull .. jobId, 'lsDone')
 if done then return {'done', done} end
@@ -136,14 +198,10 @@ seq = tonumber(seq)
   CLEAN_HEAD +
   `
 if head ~= jobId then return {'wait', head or ''} end
-
-if supersedeKey ~= '' then
-  local newer = redis.call('HGET', latest, supersedeKey)
-  if newer and newer ~= jobId then
-    local newerSeq = redis.call('ZSCORE', pending, newer)
-    if newerSeq and tonumber(newerSeq) > seq then return {'superseded', newer, seq} end
-  end
-end
+` +
+  SUPERSEDED_BY +
+  `
+if by then return {'superseded', by, seq} end
 ` +
   RECORD_ATTEMPT +
   `

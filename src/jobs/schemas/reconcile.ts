@@ -12,6 +12,8 @@ export const reconcileContract = defineContract<ReconcilePayload>({
   payload: reconcilePayload,
   lane: (p) => ({ kind: 'app', name: p.app }),
   supersedeKey: 'reconcile',
+  // Repairs drift towards what is recorded; changes nothing an operator asked for.
+  operatorChange: false,
   app: (p) => p.app,
   describe: (p) => `reconcile ${p.app}`,
 });

@@ -60,6 +60,8 @@ export const storageStatusContract = defineContract<StorageStatusPayload>({
   payload: storageStatusPayload,
   // Ordered behind pending creates and destroys of the same entry so it reports their outcome.
   lane: (p) => ({ kind: 'storage', name: p.name }),
+  // A read.
+  operatorChange: false,
   app: () => undefined,
   describe: (p) => `storage-status ${p.name}`,
 });

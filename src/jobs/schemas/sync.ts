@@ -12,6 +12,8 @@ export const syncContract = defineContract<SyncPayload>({
   lane: () => ({ kind: 'fleet' }),
   // A sync still queued when the next one arrives (no worker running, a backlog) is replaced by it.
   supersedeKey: 'sync',
+  // Only enqueues reconciles.
+  operatorChange: false,
   app: () => undefined,
   describe: () => 'sync',
 });

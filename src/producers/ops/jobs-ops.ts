@@ -1,6 +1,6 @@
 /**
  * Operator views and actions on jobs, shared by the CLI and the HTTP API: list, show (secrets
- * redacted), retry (refusing silent rollbacks), cancel, and waiting on a job with its progress
+ * redacted), retry (refusing to overtake or undo newer work), cancel, and waiting on a job with its progress
  * and log lines.
  */
 import { Job, type JobState } from 'bullmq';
@@ -9,10 +9,9 @@ import { InfrastructureError, NotFoundError, RefusedError, WaitTimeoutError } fr
 import { isConnectionError } from '../../core/redis.ts';
 import { type AttemptRecord, readAttempts } from '../../jobs/attempts.ts';
 import type { JobClient } from '../../jobs/client.ts';
-import { contractFor, isJobType } from '../../jobs/contracts.ts';
+import { contractFor, countsAsNewerWork, isJobType } from '../../jobs/contracts.ts';
 import { jobEnvelope } from '../../jobs/envelope.ts';
 import { JOB_FIELDS, keys } from '../../jobs/keys.ts';
-import { laneId } from '../../jobs/lane.ts';
 import { LaneStore } from '../../jobs/ordering/lane-store.ts';
 import { redactSealed } from '../../jobs/redact.ts';
 import { readLaneStatus } from '../../jobs/status.ts';
@@ -27,7 +26,7 @@ export const LISTABLE_STATES = [
 ] as const;
 export type ListableState = (typeof LISTABLE_STATES)[number];
 
-/** Job types whose re-run after a newer success of the same app would roll part of the app back. */
+/** Job types whose re-run after newer work of the same app would roll part of the app back. */
 const APP_MUTATIONS = new Set(['deploy', 'config', 'scale', 'domains', 'ports', 'properties']);
 
 export interface JobSummary {
@@ -162,30 +161,97 @@ export async function showJob(client: JobClient, redis: Redis, id: string): Prom
   };
 }
 
+/** A job of the lane newer than a retried one that counts as newer work. */
+export interface NewerJob {
+  id: string;
+  type: string;
+  /** `completed` for the newer change that already succeeded; `reserved` for a slot whose job is not added yet. */
+  state: string;
+}
+
 export interface RetryOutcome {
   id: string;
   retried: boolean;
   reason?: string;
+  /** Why a retry was refused (or forced): the newer work it would have overtaken. */
+  newer?: NewerJob[];
+}
+
+/** At most this many newer jobs are named in the refusal (all are in `newer`). */
+const NEWER_NAMED_MAX = 10;
+
+/** The position of an ordered job id `{lane}.{seq}`, which a requeued retry keeps. */
+function positionOf(id: string): number | undefined {
+  const match = /\.(\d+)$/.exec(id);
+  return match ? Number(match[1]) : undefined;
 }
 
 /**
- * Why re-running `job` now would roll its app back, or undefined. A failed mutation retried after
- * a newer mutation of the same app succeeded would re-apply the older change on top of it.
+ * Newer work of the app that retrying `job` would undo, as a reason and a list, or undefined. A
+ * retried job joins the end of its lane, so its older change would land after every newer change
+ * that is still queued or running, and over the newer one that already succeeded. Newer work is
+ * any job enqueued after it (a higher position) that counts as an operator change: a reconcile
+ * or sync does not. See docs/ordering.md.
  */
-async function rollbackRisk(redis: Redis, job: Job): Promise<string | undefined> {
+async function newerWork(
+  client: JobClient,
+  redis: Redis,
+  job: Job,
+): Promise<{ reason: string; newer: NewerJob[] } | undefined> {
   const parsed = parseJob(job);
-  if (!parsed.app || !parsed.lane || !APP_MUTATIONS.has(job.name)) return undefined;
-  const status = await readLaneStatus(redis, laneId({ kind: 'app', name: parsed.app }));
-  if (!status?.lastSuccessSeq || !parsed.seq || status.lastSuccessSeq <= parsed.seq) return undefined;
+  const position = parsed.seq ?? positionOf(job.id!);
+  if (!parsed.app || !parsed.lane || !position || !APP_MUTATIONS.has(job.name)) return undefined;
+  const [status, pending] = await Promise.all([
+    readLaneStatus(redis, parsed.lane),
+    new LaneStore(redis).pending(parsed.lane),
+  ]);
+
+  // Still queued, delayed or running: the lane's pending set, by the position in each id.
+  const behind = pending.filter((id) => id !== job.id && (positionOf(id) ?? 0) > position);
+  const names = behind.length
+    ? ((await behind.reduce((p, id) => p.hget(keys.job(id), 'name'), redis.pipeline()).exec()) ?? [])
+    : [];
+  const queued = await Promise.all(
+    behind.map(async (id, i): Promise<NewerJob | undefined> => {
+      const type = names[i]?.[1] as string | null | undefined;
+      // A reserved slot whose producer has not added the job yet: unknown work, so it counts.
+      if (!type) return { id, type: 'unknown', state: 'reserved' };
+      return countsAsNewerWork(type) ? { id, type, state: await client.queue.getJobState(id) } : undefined;
+    }),
+  ).then((list) => list.filter((j): j is NewerJob => j !== undefined));
+
+  // Already succeeded: the projection's last operator change (projections written before it was
+  // tracked have only the last success, which counts unless it was a reconcile or sync).
+  const change = status?.lastChangeJobId
+    ? { id: status.lastChangeJobId, type: status.lastChangeType ?? 'job', seq: status.lastChangeSeq ?? 0 }
+    : status?.lastSuccessJobId && status.lastSuccessType && countsAsNewerWork(status.lastSuccessType)
+      ? { id: status.lastSuccessJobId, type: status.lastSuccessType, seq: status.lastSuccessSeq ?? 0 }
+      : undefined;
+  const succeeded = change && change.seq > position && change.id !== job.id ? change : undefined;
+  if (!succeeded && queued.length === 0) return undefined;
+
+  const parts: string[] = [];
+  if (succeeded) parts.push(`a newer ${succeeded.type} of ${parsed.app} (${succeeded.id}) already succeeded`);
+  if (queued.length) {
+    const named = queued.slice(0, NEWER_NAMED_MAX).map((j) => `${j.id} (${j.type}, ${j.state})`);
+    if (queued.length > NEWER_NAMED_MAX) named.push(`and ${queued.length - NEWER_NAMED_MAX} more`);
+    parts.push(`newer work of ${parsed.app} is queued or running: ${named.join(', ')}`);
+  }
   const image = (parsed.payload as { image?: string } | undefined)?.image;
   const imageNote =
-    job.name === 'deploy' && image && status.image && image !== status.image
+    job.name === 'deploy' && image && status?.image && image !== status.image
       ? ` (image ${image} over the current ${status.image})`
       : '';
-  return (
-    `a newer ${status.lastSuccessType ?? 'job'} of ${parsed.app} (${status.lastSuccessJobId}) already succeeded; ` +
-    `retrying ${job.id} would re-apply this older ${job.name}${imageNote}. Pass --force to do it anyway`
-  );
+  const reason =
+    `${parts.join(', and ')}; retrying ${job.id} would re-apply this older ${job.name}${imageNote}` +
+    `${queued.length ? ' after it' : ''}. Pass --force to do it anyway (it joins the end of the lane and runs after every job queued now)`;
+  return {
+    reason,
+    newer: [
+      ...(succeeded ? [{ id: succeeded.id, type: succeeded.type, state: 'completed' }] : []),
+      ...queued,
+    ],
+  };
 }
 
 export async function retryJob(
@@ -197,12 +263,12 @@ export async function retryJob(
   const job = await loadJob(client, id);
   const state = await job.getState();
   if (state !== 'failed') throw new RefusedError(`job ${id} is ${state}; only failed jobs can be retried`);
-  const risk = await rollbackRisk(redis, job);
-  if (risk && !force) return { id, retried: false, reason: risk };
+  const risk = await newerWork(client, redis, job);
+  if (risk && !force) return { id, retried: false, reason: risk.reason, newer: risk.newer };
   // The done marker answers duplicate deliveries of a finished job; a retry must run it for real.
   await redis.hdel(keys.job(id), JOB_FIELDS.done);
   await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-  return { id, retried: true, ...(risk ? { reason: `forced: ${risk}` } : {}) };
+  return { id, retried: true, ...(risk ? { reason: `forced: ${risk.reason}`, newer: risk.newer } : {}) };
 }
 
 export async function retryAll(

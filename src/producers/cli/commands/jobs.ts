@@ -126,7 +126,10 @@ export function registerJobs(program: Command): void {
     .argument('[id]', 'job id')
     .option('--all', 'every failed job')
     .option('--app <app>', 'with --all: only this app')
-    .option('--force', 'retry even when a newer job of the app already succeeded (rolls that change back)')
+    .option(
+      '--force',
+      'retry even when newer work of the app is queued, running or already succeeded (the retried job runs last: its older change wins)',
+    )
     .option('--json', 'print JSON')
     .action(
       action(
@@ -153,7 +156,7 @@ export function registerJobs(program: Command): void {
             else output.error(`${o.id} not retried: ${o.reason}`);
           }
           if (outcomes.length === 0) output.info('no failed jobs');
-          // Refusing a retry that would roll an app back is a usage problem the operator resolves with --force.
+          // Refusing a retry that would undo newer work is a usage problem the operator resolves with --force.
           return outcomes.some((o) => !o.retried) ? EXIT.invalid : EXIT.ok;
         },
       ),
