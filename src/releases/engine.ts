@@ -18,8 +18,7 @@
 import * as k8s from '@kubernetes/client-node';
 import { InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
 import type { KubeClients } from '../kube/client.ts';
-import { isNotFound } from '../kube/errors.ts';
-import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
+import type { RetryOptions } from '../kube/retry.ts';
 import {
   type ObjectRef,
   type ReleaseContent,
@@ -139,18 +138,14 @@ export class ReleaseEngine {
   /** The server-side apply field manager this engine writes as. */
   readonly fieldManager: string;
   private readonly digester: ValueDigester;
-  private readonly objects: DiscoveringObjectApi;
-  private readonly retry: RetryOptions;
 
   constructor(options: ReleaseEngineOptions) {
     const kc = options.kube instanceof k8s.KubeConfig ? options.kube : options.kube.kc;
     const objects = DiscoveringObjectApi.forConfig(kc);
-    this.objects = objects;
     this.store = options.store;
     this.digester = new ValueDigester(options.secretDigestKey);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 300_000;
     const retry = options.retry ?? {};
-    this.retry = retry;
     const context = kc.getContextObject(kc.getCurrentContext());
     this.defaultNamespace = context?.namespace ?? 'default';
     this.live = new LiveObjects({
@@ -316,23 +311,7 @@ export class ReleaseEngine {
   private async liveValuesOf(stored: ReleaseObject, signal?: AbortSignal): Promise<LiveValues> {
     const cached = valuesFromLive(stored, await this.live.get(refOf(stored), signal), this.digester);
     if (cached.lost.length === 0) return cached;
-    const ref = refOf(stored);
-    const fresh = await withKubeRetry(
-      `read ${describeRef(ref)}`,
-      async () => {
-        try {
-          return await this.objects.read({
-            apiVersion: ref.apiVersion,
-            kind: ref.kind,
-            metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) },
-          });
-        } catch (err) {
-          if (isNotFound(err)) return undefined;
-          throw err;
-        }
-      },
-      { ...this.retry, ...(signal ? { signal } : {}) },
-    );
+    const fresh = await this.observer.fromServer(refOf(stored), signal);
     return valuesFromLive(stored, fresh, this.digester);
   }
 

@@ -40,7 +40,9 @@ export class LiveObserver {
     return Promise.all(
       objects.map(async (object) => {
         const ref = refOf(object);
-        const live = known.has(keyOf(ref)) ? await this.live.get(ref, signal) : await this.read(ref, signal);
+        const live = known.has(keyOf(ref))
+          ? await this.live.get(ref, signal)
+          : await this.fromServer(ref, signal);
         return { ref, live };
       }),
     );
@@ -51,7 +53,8 @@ export class LiveObserver {
     return this.live.listEverywhere(apiVersion, kind, signal);
   }
 
-  private read(ref: ObjectRef, signal?: AbortSignal): Promise<k8s.KubernetesObject | undefined> {
+  /** The object as the API server has it now (undefined when there is none), past any cache. */
+  fromServer(ref: ObjectRef, signal?: AbortSignal): Promise<k8s.KubernetesObject | undefined> {
     return withKubeRetry(
       `read ${describeRef(ref)}`,
       async () => {
