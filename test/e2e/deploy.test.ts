@@ -6,7 +6,6 @@ import type * as k8s from '@kubernetes/client-node';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingressName } from '../../charts/index.ts';
-import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
 import { Sealer } from '../../src/jobs/sealing.ts';
 import { ReleaseEngine } from '../../src/releases/index.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
@@ -53,23 +52,9 @@ function deployArgs(app: string, image: string, json = appJson()): string[] {
   ];
 }
 
-async function ok(args: string[]): Promise<string> {
-  const result = await fleet.cli(args);
-  if (result.code !== 0)
-    throw new Error(`longshore ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+const ok = (args: string[]) => fleet.ok(args);
 
-/** Write requests the simulator served while `fn` ran (the worker's informers only read). */
-async function writesDuring(fn: () => Promise<unknown>): Promise<string[]> {
-  const before = fleet.sim.requests.entries().length;
-  await fn();
-  return fleet.sim.requests
-    .entries()
-    .slice(before)
-    .filter((r) => WRITE_VERBS.includes(r.verb))
-    .map((r) => `${r.verb} ${r.resource} ${r.namespace ?? ''}/${r.name ?? ''}`);
-}
+const writesDuring = (fn: () => Promise<unknown>) => fleet.writesDuring(fn);
 
 async function deployment(name: string, namespace = 'default'): Promise<k8s.V1Deployment> {
   return fleet.apps.readNamespacedDeployment({ name, namespace });

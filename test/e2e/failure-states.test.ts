@@ -27,12 +27,7 @@ afterEach(() => {
   fleet.sim.faults.clear();
 });
 
-async function ok(args: string[]): Promise<string> {
-  const result = await fleet.cli(args);
-  if (result.code !== 0)
-    throw new Error(`longshore ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+const ok = (args: string[]) => fleet.ok(args);
 
 function deployArgs(app: string, image: string): string[] {
   const procfile = fleet.file(`${app}.Procfile`, 'web: nginx -g "daemon off;"\n');

@@ -7,7 +7,6 @@
 
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
 import { JobClient } from '../../src/jobs/client.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 import { until } from '../helpers/wait.ts';
@@ -30,23 +29,9 @@ afterAll(async () => {
   await fleet?.stop();
 });
 
-async function ok(args: string[]): Promise<string> {
-  const result = await fleet.cli(args);
-  if (result.code !== 0)
-    throw new Error(`longshore ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+const ok = (args: string[]) => fleet.ok(args);
 
-/** Write requests the simulator served while `fn` ran (the worker's informers only read). */
-async function writesDuring(fn: () => Promise<unknown>): Promise<string[]> {
-  const before = fleet.sim.requests.entries().length;
-  await fn();
-  return fleet.sim.requests
-    .entries()
-    .slice(before)
-    .filter((r) => WRITE_VERBS.includes(r.verb))
-    .map((r) => `${r.verb} ${r.resource} ${r.namespace ?? ''}/${r.name ?? ''}`);
-}
+const writesDuring = (fn: () => Promise<unknown>) => fleet.writesDuring(fn);
 
 async function deploymentNames(app: string): Promise<string[]> {
   const list = await fleet.apps.listNamespacedDeployment({

@@ -6,7 +6,6 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 
 let fleet: DeployFleet;
@@ -20,12 +19,7 @@ afterAll(async () => {
   await fleet?.stop();
 });
 
-async function ok(args: string[]): Promise<string> {
-  const result = await fleet.cli(args);
-  if (result.code !== 0)
-    throw new Error(`longshore ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+const ok = (args: string[]) => fleet.ok(args);
 
 function deploy(app: string, procfile: string): string[] {
   const file = fleet.file(`${app}.Procfile`, procfile);
@@ -41,15 +35,7 @@ const reconcile = (app: string) => [
 ];
 
 /** Write requests the simulator served while `fn` ran. */
-async function writesDuring(fn: () => Promise<unknown>): Promise<string[]> {
-  const before = fleet.sim.requests.entries().length;
-  await fn();
-  return fleet.sim.requests
-    .entries()
-    .slice(before)
-    .filter((r) => WRITE_VERBS.includes(r.verb))
-    .map((r) => `${r.verb} ${r.resource} ${r.namespace ?? ''}/${r.name ?? ''}`);
-}
+const writesDuring = (fn: () => Promise<unknown>) => fleet.writesDuring(fn);
 
 async function objectsOf(app: string, kind: 'Deployment' | 'Ingress'): Promise<k8s.KubernetesObject[]> {
   const labelSelector = `app.kubernetes.io/part-of=${app}`;

@@ -21,12 +21,7 @@ afterAll(async () => {
   await fleet?.stop();
 });
 
-async function ok(args: string[]): Promise<string> {
-  const result = await fleet.cli(args);
-  if (result.code !== 0)
-    throw new Error(`longshore ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+const ok = (args: string[]) => fleet.ok(args);
 
 function pullSecretNames(spec: k8s.V1PodSpec | undefined): string[] {
   return (spec?.imagePullSecrets ?? []).map((s) => s.name ?? '');

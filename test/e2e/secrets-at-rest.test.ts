@@ -6,7 +6,6 @@
  * namespace the way the driver writes it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 import { valuesFoundIn } from '../helpers/stored-secrets.ts';
@@ -26,12 +25,7 @@ afterAll(async () => {
   await fleet?.stop();
 });
 
-async function ok(args: string[], stdin?: string): Promise<string> {
-  const result = await fleet.cli(args, stdin !== undefined ? { stdin } : {});
-  if (result.code !== 0)
-    throw new Error(`longshore ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+const ok = (args: string[], stdin?: string) => fleet.ok(args, stdin !== undefined ? { stdin } : {});
 
 async function liveData(name: string, namespace = 'default'): Promise<Record<string, string>> {
   const secret = await fleet.core.readNamespacedSecret({ name, namespace });
@@ -40,15 +34,7 @@ async function liveData(name: string, namespace = 'default'): Promise<Record<str
   );
 }
 
-async function writesDuring(fn: () => Promise<unknown>): Promise<string[]> {
-  const before = fleet.sim.requests.entries().length;
-  await fn();
-  return fleet.sim.requests
-    .entries()
-    .slice(before)
-    .filter((r) => WRITE_VERBS.includes(r.verb))
-    .map((r) => `${r.verb} ${r.resource} ${r.namespace ?? ''}/${r.name ?? ''}`);
-}
+const writesDuring = (fn: () => Promise<unknown>) => fleet.writesDuring(fn);
 
 const reconcile = (app: string) => [
   'jobs:enqueue',

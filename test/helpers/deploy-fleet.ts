@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
 import type { SimOptions } from '../../infra/kube-sim/sim.ts';
 import { type PrivateRedis, startPrivateRedis } from '../../src/dev/private-redis.ts';
 import { SecretReleaseStore } from '../../src/storage/index.ts';
@@ -22,6 +23,10 @@ export interface DeployFleet extends SimClients {
     args: string[],
     options?: { timeoutMs?: number; stdin?: string },
   ): Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** Runs the CLI and returns its stdout; a non-zero exit throws with both outputs. */
+  ok(args: string[], options?: { stdin?: string }): Promise<string>;
+  /** Write requests the simulator served while `fn` ran (the worker's informers only read). */
+  writesDuring(fn: () => Promise<unknown>): Promise<string[]>;
   /** A release store of the test's own (another reader of the same storage), started. */
   store(): Promise<SecretReleaseStore>;
   /** Writes to `file` in the fleet's temp directory; returns its path. */
@@ -51,6 +56,23 @@ export async function startDeployFleet(simOptions: SimOptions = {}): Promise<Dep
       return worker;
     },
     cli: (args, options = {}) => runCli(args, env, options.timeoutMs ?? 90_000, options.stdin),
+    async ok(args, options = {}) {
+      const result = await runCli(args, env, 90_000, options.stdin);
+      if (result.code !== 0)
+        throw new Error(
+          `longshore ${args.join(' ')} exited ${result.code}:\n${result.stdout}\n${result.stderr}`,
+        );
+      return result.stdout;
+    },
+    async writesDuring(fn) {
+      const before = clients.sim.requests.entries().length;
+      await fn();
+      return clients.sim.requests
+        .entries()
+        .slice(before)
+        .filter((r) => WRITE_VERBS.includes(r.verb))
+        .map((r) => `${r.verb} ${r.resource} ${r.namespace ?? ''}/${r.name ?? ''}`);
+    },
     async store() {
       const store = new SecretReleaseStore({ kube: clients.kc });
       await store.start();
