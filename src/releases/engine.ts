@@ -58,6 +58,7 @@ import {
 import {
   describeLost,
   isRedacted,
+  isSecret,
   type LiveValues,
   redactObject,
   ValueDigester,
@@ -295,12 +296,29 @@ export class ReleaseEngine {
     const deployed = this.store.deployed(release);
     if (!deployed) return undefined;
     const content = await this.store.read(release, deployed.revision);
+    const later = await this.laterSecrets(release, deployed.revision);
     const secrets: LiveValues[] = [];
     for (const object of content.objects) {
       if (object.kind !== 'Secret') continue;
-      secrets.push(await this.liveValuesOf(object, signal));
+      const same = later.filter((o) => o.metadata.name === object.metadata.name);
+      secrets.push(await this.liveValuesOf(object, signal, same));
     }
     return { revision: deployed.revision, content, secrets };
+  }
+
+  /**
+   * The Secrets of revisions after the deployed one that may have reached the cluster (failed or
+   * interrupted): a value one of them wrote is what the live Secret holds now, not a loss. A
+   * revision that cannot be read says nothing (its values then count as changed, as before).
+   */
+  private async laterSecrets(release: string, deployedRevision: number): Promise<ReleaseObject[]> {
+    const later = possiblyLive(this.store.history(release)).filter((r) => r.revision > deployedRevision);
+    const secrets: ReleaseObject[] = [];
+    for (const revision of later) {
+      const content = await this.store.read(release, revision.revision).catch(() => undefined);
+      for (const object of content?.objects ?? []) if (isSecret(object)) secrets.push(object);
+    }
+    return secrets;
   }
 
   /**
@@ -308,11 +326,16 @@ export class ReleaseEngine {
    * a GET — the cache of this worker may not have seen another worker's write yet, and a value
    * reported lost makes jobs refuse or skip work. The common path reads no Secret from the API.
    */
-  private async liveValuesOf(stored: ReleaseObject, signal?: AbortSignal): Promise<LiveValues> {
-    const cached = valuesFromLive(stored, await this.live.get(refOf(stored), signal), this.digester);
+  private async liveValuesOf(
+    stored: ReleaseObject,
+    signal?: AbortSignal,
+    later: readonly ReleaseObject[] = [],
+  ): Promise<LiveValues> {
+    const live = await this.live.get(refOf(stored), signal);
+    const cached = valuesFromLive(stored, live, this.digester, later);
     if (cached.lost.length === 0) return cached;
     const fresh = await this.observer.fromServer(refOf(stored), signal);
-    return valuesFromLive(stored, fresh, this.digester);
+    return valuesFromLive(stored, fresh, this.digester, later);
   }
 
   /**

@@ -2,7 +2,7 @@
  * Secret values never enter release history. Every Secret a release stores keeps its keys and, per
  * key, a digest of the value, in place of `data`/`stringData`:
  *
- *   { kind: Secret, metadata, type, redactedData: { DATABASE_URL: "hmac-sha256:<64 hex>" } }
+ *   { kind: Secret, metadata, type, redactedData: { DATABASE_URL: "hmac-sha256:<key id>:<64 hex>" } }
  *
  * The live Secret (in the app's namespace) is the one place that holds the values: whatever needs
  * them reads it and checks each value against its digest (valuesFromLive). A value changed or
@@ -16,6 +16,11 @@
  * key derived from the fleet secret (Sealer.valueDigestKey) is deterministic across workers and
  * revisions, so digests compare, and useless without the fleet secret. The Secret name and the key
  * are part of the input, so equal values under different keys or apps do not show as equal.
+ *
+ * The key id (8 hex, derived from the digest key) says which fleet secret made a digest. A digest
+ * made under another one (LONGSHORE_SECRET was changed) cannot be checked: the live value is taken
+ * as it is, and the next write digests it under the current key — one new revision with the same
+ * values, instead of every value of every app looking lost.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ObjectRef, ReleaseContent, ReleaseObject } from '../storage/types.ts';
@@ -27,12 +32,18 @@ export const REDACTED_FIELD = 'redactedData';
 const PREFIX = 'hmac-sha256:';
 const DOMAIN = 'longshore secret value v1';
 
+/** How a live value compares with a stored digest. */
+export type DigestVerdict = 'match' | 'differs' | 'other-key';
+
 export class ValueDigester {
   private readonly key: Buffer;
+  /** Names the key in every digest, so a digest made under another fleet secret is recognised. */
+  readonly keyId: string;
 
   constructor(key: Uint8Array) {
     if (key.byteLength < 32) throw new RangeError('the secret value digest key must be at least 32 bytes');
     this.key = Buffer.from(key);
+    this.keyId = createHmac('sha256', this.key).update(`${DOMAIN}\0key id`).digest('hex').slice(0, 8);
   }
 
   /** Digest of one data value (`base64` as in a Secret's `data`), bound to its Secret and key. */
@@ -40,13 +51,14 @@ export class ValueDigester {
     const mac = createHmac('sha256', this.key);
     mac.update(`${DOMAIN}\0${secretName}\0${dataKey}\0`);
     mac.update(Buffer.from(base64, 'base64'));
-    return `${PREFIX}${mac.digest('hex')}`;
+    return `${PREFIX}${this.keyId}:${mac.digest('hex')}`;
   }
 
-  matches(expected: string, secretName: string, dataKey: string, base64: string): boolean {
+  verdict(expected: string, secretName: string, dataKey: string, base64: string): DigestVerdict {
+    if (!expected.startsWith(`${PREFIX}${this.keyId}:`)) return 'other-key';
     const a = Buffer.from(expected);
     const b = Buffer.from(this.digest(secretName, dataKey, base64));
-    return a.length === b.length && timingSafeEqual(a, b);
+    return a.length === b.length && timingSafeEqual(a, b) ? 'match' : 'differs';
   }
 }
 
@@ -107,21 +119,41 @@ export interface LiveValues {
 /**
  * The values a stored Secret stands for, taken from its live copy: each key whose live value
  * matches the stored digest. `live` is the object as the API server returns it (undefined: gone).
+ * `later` are the same Secret as revisions after the stored one hold it (failed or interrupted,
+ * so possibly live): a value such a revision already wrote is the live truth, not a loss — the
+ * live Secret is the one place values are kept (docs/releases.md, "Secret values").
  */
-export function valuesFromLive(stored: ReleaseObject, live: unknown, digester: ValueDigester): LiveValues {
-  const redacted = redactObject(stored, digester) as SecretLike;
-  const digests = redacted[REDACTED_FIELD] ?? {};
+export function valuesFromLive(
+  stored: ReleaseObject,
+  live: unknown,
+  digester: ValueDigester,
+  later: readonly ReleaseObject[] = [],
+): LiveValues {
+  const name = stored.metadata.name;
+  const digestsOf = (o: ReleaseObject) => (redactObject(o, digester) as SecretLike)[REDACTED_FIELD] ?? {};
+  const digests = digestsOf(stored);
+  const laterDigests = later.map(digestsOf);
   const liveData =
     live && typeof live === 'object' ? ((live as { data?: Record<string, string> }).data ?? {}) : undefined;
   const data: Record<string, string> = {};
   const lost: LostValue[] = [];
-  for (const [key, digest] of Object.entries(digests)) {
+  const keys = new Set([...Object.keys(digests), ...laterDigests.flatMap((d) => Object.keys(d))]);
+  for (const key of [...keys].sort()) {
     const value = liveData?.[key];
+    const candidates = [digests[key], ...laterDigests.map((d) => d[key])].filter(
+      (d): d is string => d !== undefined,
+    );
+    const verdicts =
+      value === undefined ? [] : candidates.map((digest) => digester.verdict(digest, name, key, value));
+    if (verdicts.includes('match') || verdicts.includes('other-key')) {
+      data[key] = value!;
+      continue;
+    }
+    // A key only a failed or interrupted revision had was never deployed: its absence is no loss.
+    if (digests[key] === undefined) continue;
     if (liveData === undefined) lost.push({ key, reason: 'secret-gone' });
     else if (value === undefined) lost.push({ key, reason: 'removed' });
-    else if (!digester.matches(digest, stored.metadata.name, key, value))
-      lost.push({ key, reason: 'changed' });
-    else data[key] = value;
+    else lost.push({ key, reason: 'changed' });
   }
   return { ref: refOf(stored), data, lost };
 }

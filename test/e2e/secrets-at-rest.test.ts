@@ -69,7 +69,7 @@ describe('config values at rest', () => {
     const secret = rotated.objects[0] as { data?: unknown; redactedData?: Record<string, string> };
     expect(secret.data).toBeUndefined();
     expect(Object.keys(secret.redactedData ?? {})).toEqual(['K']);
-    expect(secret.redactedData?.K).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect(secret.redactedData?.K).toMatch(/^hmac-sha256:[0-9a-f]{8}:[0-9a-f]{64}$/);
   });
 
   it('a redeploy with the same config writes nothing', async () => {
