@@ -146,6 +146,42 @@ describe('supersession in the acquire script', () => {
     });
   });
 
+  it('compares at every depth: a newer formation naming other process types does not supersede', async () => {
+    const app = `s${++apps}`;
+    const web = await jobs.enqueue(
+      'deploy',
+      { app, image: 'registry.example.com/x:1', formation: { web: { replicas: 3 } } },
+      'test',
+    );
+    await jobs.enqueue(
+      'deploy',
+      { app, image: 'registry.example.com/x:2', formation: { worker: { replicas: 2 } } },
+      'test',
+    );
+    // Formation merges per type: skipping the first would lose web=3.
+    expect((await acquire(`app.${app}`, web.id, 'deploy')).kind).toBe('go');
+
+    const other = `s${++apps}`;
+    const older = await jobs.enqueue(
+      'deploy',
+      { app: other, image: 'registry.example.com/x:1', formation: { web: { replicas: 3 } } },
+      'test',
+    );
+    const newer = await jobs.enqueue(
+      'deploy',
+      {
+        app: other,
+        image: 'registry.example.com/x:2',
+        formation: { web: { replicas: 1 }, worker: { replicas: 2 } },
+      },
+      'test',
+    );
+    expect(await acquire(`app.${other}`, older.id, 'deploy')).toMatchObject({
+      kind: 'superseded',
+      by: newer.id,
+    });
+  });
+
   it('bounds the scan: past it, the older deploy simply runs', async () => {
     const { lane: l, ids } = await lane(['deploy', ...Array<Entry>(70).fill('reconcile'), 'deploy']);
     expect((await acquire(l, ids[0]!, 'deploy')).kind).toBe('go');

@@ -136,10 +136,15 @@ if supersedeKey ~= '' then
           if ok and type(data) == 'table' and type(data.payload) == 'table' then return data.payload end
           return false
         end
+        -- Every field the older payload sets, at every depth, is set in the newer one: fields
+        -- merged per key (formation per process type, a process's replicas or resources) keep the
+        -- app's value where absent, so presence at the top is not enough. Lists compare by index,
+        -- which only errs towards running the older deploy. Depth is bounded by the payload schema.
         local function restates(newer, older)
-          if not newer then return false end
-          for field in pairs(older) do
-            if newer[field] == nil then return false end
+          if type(older) ~= 'table' then return newer ~= nil end
+          if type(newer) ~= 'table' then return false end
+          for field, value in pairs(older) do
+            if not restates(newer[field], value) then return false end
           end
           return true
         end
