@@ -38,7 +38,13 @@ import { jobEnvelope } from '../jobs/envelope.ts';
 import { JOB_RECORD_TTL_SECONDS, keys } from '../jobs/keys.ts';
 import { laneId } from '../jobs/lane.ts';
 import type { LaneStore } from '../jobs/ordering/lane-store.ts';
-import { type ReleaseReport, statusOfRelease, statusOnEnd, statusOnSuccess } from '../jobs/status.ts';
+import {
+  type ReleaseReport,
+  readLaneStatus,
+  statusOfRelease,
+  statusOnEnd,
+  statusOnSuccess,
+} from '../jobs/status.ts';
 import { issuesOf, validateJob } from '../jobs/validate.ts';
 import { classifyError } from './failure.ts';
 import type { HandlerContext, HandlerResult, JobInfo, WorkerServices } from './handler.ts';
@@ -124,6 +130,8 @@ interface Turn {
   app: string | undefined;
   /** Position the producer reserved (the job id's), kept when a retry requeues the job. */
   enqueuedSeq: number | undefined;
+  /** It rejoined its lane at the tail (a retry after failing for good, or added late). */
+  requeued: boolean;
   previousAttempts: AttemptRecord[];
   attemptStart: StoredAttempt;
   /** What the handler reported about its app's release, for the projection (`ctx.report`). */
@@ -207,6 +215,7 @@ export class JobRunner {
     const attemptJson = JSON.stringify(attemptStart);
 
     let seq: number | undefined;
+    let requeued = false;
     let previous: string[];
     let attemptNumber: number;
     if (lane) {
@@ -223,6 +232,7 @@ export class JobRunner {
       seq = turn.seq;
       previous = turn.previousAttempts;
       attemptNumber = turn.attempt;
+      requeued = turn.requeued;
       if (turn.requeued) {
         await job.log(
           'this job was not in its lane (retried after failing for good, or added late): it joined the end of the lane',
@@ -255,6 +265,7 @@ export class JobRunner {
       payload,
       app: contract.app(payload),
       enqueuedSeq: envelope.data.seq,
+      requeued,
       previousAttempts,
       attemptStart,
     });
@@ -280,7 +291,7 @@ export class JobRunner {
       const handler = this.deps.registry.get(info.type);
       const result = ((await handler(this.context(job, abortable, turn))) ?? {}) as HandlerResult;
       const seconds = (Date.now() - started) / 1000;
-      this.complete(turn, result);
+      this.complete(turn, result, await this.changeRecord(turn));
       metrics.jobs.inc({ type: info.type, outcome: 'completed' });
       metrics.duration.observe({ type: info.type, outcome: 'completed' }, seconds);
       logger.info({ ...where, seconds }, 'job completed');
@@ -375,8 +386,22 @@ export class JobRunner {
     };
   }
 
+  /**
+   * The `change` position a success records (docs/ordering.md): the job's enqueue position, for an
+   * operator change. A job that rejoined its lane (a forced retry) can finish after a newer change
+   * succeeded; the record then keeps the newer position, so the retry of an old job never lowers
+   * the guard that refuses re-applying work older than what succeeded. Only such jobs pay a read.
+   */
+  private async changeRecord(turn: Turn): Promise<{ seq: number } | undefined> {
+    if (turn.contract.operatorChange === false) return undefined;
+    const seq = turn.enqueuedSeq ?? turn.info.seq ?? 0;
+    if (!turn.requeued || !turn.info.lane) return { seq };
+    const current = await readLaneStatus(this.deps.redis, turn.info.lane).catch(() => undefined);
+    return (current?.lastChangeSeq ?? 0) > seq ? undefined : { seq };
+  }
+
   /** Records a success; sent, not awaited (see the file comment). */
-  private complete(turn: Turn, result: HandlerResult): void {
+  private complete(turn: Turn, result: HandlerResult, change: { seq: number } | undefined): void {
     const now = Date.now();
     const { info } = turn;
     const done = JSON.stringify({ outcome: 'completed', result, finishedAt: now } satisfies DoneMarker);
@@ -402,7 +427,7 @@ export class JobRunner {
             ...(image ? { image } : {}),
           },
           // Only an operator change is newer work a retry must not be re-applied over (not a reconcile).
-          turn.contract.operatorChange === false ? undefined : { seq: turn.enqueuedSeq ?? info.seq ?? 0 },
+          change,
         ),
         ...statusOfRelease(turn.release),
       },

@@ -87,6 +87,30 @@ describe('ordering promises (issue 11, cases 1–3)', () => {
     expect(applied).toEqual([configDigest({ K: 'new' }), configDigest({ K: 'old' })]);
   });
 
+  it('case 1: a forced retry of an old change that succeeds does not lower the guard for the others', async () => {
+    const app = 'guard';
+    const failOnce = async (key: string) => {
+      await fleet.client.set(`test:fail-next-config:${app}`, '1');
+      const job = await fleet.jobs.enqueue('config', { app, unset: [key] }, 'test');
+      expect(await finished(job.id)).toBe('failed');
+      return job.id;
+    };
+    const a = await failOnce('A');
+    const b = await failOnce('B');
+    const c = await fleet.jobs.enqueue('config', { app, unset: ['C'] }, 'test');
+    expect(await finished(c.id)).toBe('completed');
+
+    const forced = await runCli(['jobs:retry', a, '--force'], fleet.env);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(await finished(a)).toBe('completed');
+    // C is still the newest change that succeeded, and B is older than it.
+    const refused = await runCli(['jobs:retry', b], fleet.env);
+    expect(refused.code, refused.stdout + refused.stderr).toBe(2);
+    expect(refused.stderr).toMatch(
+      new RegExp(`a newer config of ${app} \\(${re(c.id)}\\) already succeeded`),
+    );
+  });
+
   it('case 2: supersedes only a deploy followed directly by a newer deploy; effects follow sequential order', async () => {
     const app = 'lanes';
     const image = (tag: string) => `registry.example.com/${app}:${tag}`;
