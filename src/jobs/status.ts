@@ -136,7 +136,13 @@ function toStatus(
   if (hash.revision) status.revision = Number(hash.revision);
   if (hash.image) status.image = hash.image;
   const deployed = parse<DeployedRevisionRecord>(hash.deployedRevision);
-  if (deployed) status.deployedRevision = deployed;
+  if (deployed) {
+    status.deployedRevision = deployed;
+    // Written on failures too (a rollback-on-failure or a cancel restores a revision), so it is the
+    // fresher of the two: `revision` and `image` agree with it wherever both are shown.
+    status.revision = deployed.revision;
+    if (deployed.image) status.image = deployed.image;
+  }
   const failed = parse<FailedRevisionRecord>(hash.failedRevision);
   if (failed) status.failedRevision = failed;
   if (hash.updatedAt) status.updatedAt = Number(hash.updatedAt);

@@ -40,6 +40,8 @@ async function image(app: string): Promise<string | undefined> {
 }
 
 interface AppStatus {
+  revision?: number;
+  image?: string;
   deployedRevision?: { revision: number; image?: string; rollbackTo?: number };
   failedRevision?: { revision: number; reason: string };
 }
@@ -123,6 +125,8 @@ describe('failure states', () => {
     const status = await appStatus(app);
     expect(status.json.deployedRevision).toEqual({ revision: 3, image: 'nginx:1.27', rollbackTo: 1 });
     expect(status.json.failedRevision?.revision).toBe(2);
+    // The app's revision and image (apps:list) agree with the restore, not with the last success.
+    expect(status.json).toMatchObject({ revision: 3, image: 'nginx:1.27' });
   });
 
   it('a cancel during the rollout marks the revision failed and restores the previous image', async () => {
