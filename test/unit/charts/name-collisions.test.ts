@@ -16,18 +16,7 @@ import {
   pullSecretChart,
   type RenderedObject,
 } from '../../../charts/index.ts';
-
-/** mulberry32: a tiny deterministic PRNG, so a failure reproduces from its case number. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../helpers/prng.ts';
 
 type Rand = () => number;
 const pick = <T>(rand: Rand, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
