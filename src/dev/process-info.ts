@@ -31,6 +31,11 @@ export function commandLine(pid: number): string[] | undefined {
   return raw.split('\0').filter((part) => part !== '');
 }
 
+/** The process's short command name (`comm`, e.g. `redis-server`), or undefined when /proc cannot tell. */
+export function commandName(pid: number): string | undefined {
+  return readProc(pid, 'comm')?.trim();
+}
+
 /** The process's working directory, or undefined when /proc cannot tell (another user, not Linux). */
 export function workingDirectory(pid: number): string | undefined {
   try {

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { InfrastructureError } from '../core/errors.ts';
-import { commandLine, isRunning, workingDirectory } from './process-info.ts';
+import { commandLine, commandName, isRunning, workingDirectory } from './process-info.ts';
 
 export interface RedisPidRecord {
   pid: number;
@@ -67,13 +67,7 @@ export function redisServersOn(dir: string, pidFile?: string): number[] {
   for (const entry of entries) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
-    let comm: string;
-    try {
-      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-    } catch {
-      continue;
-    }
-    if (comm.startsWith('redis-server') && isRedisServerOn(pid, dir)) found.add(pid);
+    if (commandName(pid)?.startsWith('redis-server') && isRedisServerOn(pid, dir)) found.add(pid);
   }
   return [...found];
 }
