@@ -135,12 +135,12 @@ export class JobRunner {
       this.records.leftLane(job, envelope.data.lane, message);
       throw new UnrecoverableError(message);
     }
-    const attempt: AttemptRecord = {
+    const attemptRecord: AttemptRecord = {
       worker: this.deps.workerName,
       pid: process.pid,
       startedAt: Date.now(),
     };
-    const attemptJson = JSON.stringify(attempt);
+    const attemptJson = JSON.stringify(attemptRecord);
 
     let seq: number | undefined;
     let requeued = false;
@@ -173,7 +173,10 @@ export class JobRunner {
       attemptNumber = start.attemptNumber;
     }
 
-    metrics.startDelay.observe({ type }, Math.max(0, attempt.startedAt - envelope.data.enqueuedAt) / 1000);
+    metrics.startDelay.observe(
+      { type },
+      Math.max(0, attemptRecord.startedAt - envelope.data.enqueuedAt) / 1000,
+    );
     const info: JobInfo = {
       id: jobId,
       type,
@@ -191,7 +194,7 @@ export class JobRunner {
       enqueuedSeq: envelope.data.seq,
       requeued,
       previousAttempt: parseAttempts(previousAttemptsJson).at(-1),
-      attempt,
+      attemptRecord,
     });
   };
 

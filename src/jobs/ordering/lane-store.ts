@@ -88,9 +88,10 @@ export class LaneStore {
   }
 
   /**
-   * The job's turn. With a supersede key, `supersedeRule` says which newer job of its type skips it
-   * (`adjacent`, the default: only one with nothing but `passable` job types between them; `any`:
-   * the newest) — `supersessionOf(contract)` in jobs/contracts.ts gives all three.
+   * Whether a picked job runs now (its LaneDecision). With a supersede key, `supersedeRule` says
+   * which newer job of its type skips it (`adjacent`, the default: only one with nothing but
+   * `passable` job types between them; `any`: the newest) — `supersessionOf(contract)` in
+   * jobs/contracts.ts gives all three.
    */
   async acquire(input: {
     lane: string;

@@ -25,7 +25,7 @@ export interface RunningJob {
   /** The attempt before this one, for the job's log ("previous attempt ended: …"). */
   previousAttempt: NumberedAttempt | undefined;
   /** This attempt's record as it was stored when it started. */
-  attempt: AttemptRecord;
+  attemptRecord: AttemptRecord;
   /** What the handler reported about its app's release, for the projection (`ctx.report`). */
   release?: ReleaseReport;
 }
@@ -38,7 +38,7 @@ export function endOfAttempt(
 ): EndedAttempt {
   return {
     attemptNumber: running.info.attemptNumber,
-    attemptJson: JSON.stringify(endedAttempt(running.attempt, outcome, error)),
+    attemptJson: JSON.stringify(endedAttempt(running.attemptRecord, outcome, error)),
   };
 }
 
