@@ -1,37 +1,59 @@
 /**
  * Attempt history of a job: one record each time a worker starts running its handler, closed when
- * that run ends. Kept in the job's own hash (JOB_FIELDS), so it lives as long as the job. A record
- * without `endedAt` belongs to a run that was interrupted (its worker died).
+ * that run ends. Kept in the job's own hash (JOB_FIELDS: `lsA:<attemptNumber>` holds the record as
+ * JSON, `lsAN` the count), so it lives as long as the job. A record without `endedAt` belongs to a
+ * run that was interrupted (its worker died).
+ *
+ * Names used for it everywhere: `AttemptRecord` is the stored object, `attemptJson` its serialised
+ * form, `attemptNumber` its 1-based place in the history (the hash field's suffix, not stored in
+ * the record).
  */
 import type { Redis } from 'ioredis';
 import { JOB_FIELDS, keys } from './keys.ts';
 
+export type AttemptOutcome = 'completed' | 'failed' | 'retrying' | 'handed-back' | 'cancelled' | 'lock-lost';
+
 export interface AttemptRecord {
-  /** 1-based number of the attempt; computed when read, not stored. */
-  attempt: number;
   worker: string;
   pid: number;
   startedAt: number;
   endedAt?: number;
-  outcome?: 'completed' | 'failed' | 'retrying' | 'handed-back' | 'cancelled' | 'lock-lost';
+  outcome?: AttemptOutcome;
   error?: string;
 }
 
-export type StoredAttempt = Omit<AttemptRecord, 'attempt'>;
+/** An attempt record as read back, with its number. */
+export interface NumberedAttempt extends AttemptRecord {
+  attemptNumber: number;
+}
 
-/** Parses stored records (oldest first), skipping any that are unreadable. */
-export function parseAttempts(raw: (string | null)[]): AttemptRecord[] {
-  return raw.flatMap((line, index) => {
-    if (!line) return [];
+/** The closing version of a started record: when it ended and, when known, how and why. */
+export function endedAttempt(
+  started: AttemptRecord,
+  outcome: AttemptOutcome | undefined,
+  error?: string,
+): AttemptRecord {
+  return {
+    ...started,
+    endedAt: Date.now(),
+    ...(outcome ? { outcome } : {}),
+    ...(error ? { error } : {}),
+  };
+}
+
+/** Parses stored records (oldest first, `attemptJson[i]` is attempt i + 1), skipping any that are unreadable. */
+export function parseAttempts(attemptJson: (string | null)[]): NumberedAttempt[] {
+  return attemptJson.flatMap((json, index) => {
+    if (!json) return [];
     try {
-      return [{ ...(JSON.parse(line) as StoredAttempt), attempt: index + 1 }];
+      return [{ ...(JSON.parse(json) as AttemptRecord), attemptNumber: index + 1 }];
     } catch {
       return [];
     }
   });
 }
 
-export async function readAttempts(redis: Redis, jobId: string): Promise<AttemptRecord[]> {
+export async function readAttempts(redis: Redis, jobId: string): Promise<NumberedAttempt[]> {
   const count = Number((await redis.hget(keys.job(jobId), JOB_FIELDS.attemptCount)) ?? 0);
   if (count === 0) return [];
   const fields = Array.from({ length: count }, (_, i) => `${JOB_FIELDS.attemptPrefix}${i + 1}`);

@@ -5,9 +5,6 @@
 export const KEY_PREFIX = '{longshore}';
 export const QUEUE_NAME = 'jobs';
 
-/** The step ledger outlives its job's retention a little (failed jobs are kept 30 days). */
-export const JOB_RECORD_TTL_SECONDS = 31 * 24 * 3600;
-
 /**
  * Fields longshore adds to BullMQ's job hash (`{longshore}:jobs:<id>`), so they live and expire
  * with the job: `lsDone` (the outcome, answering duplicate deliveries), `lsAN` (number of attempts)
@@ -37,7 +34,6 @@ export const keys = {
   statusLanes: `${P}:status:lanes`,
   /** BullMQ's hash of one job, which also holds longshore's JOB_FIELDS. */
   job: (jobId: string) => `${P}:${QUEUE_NAME}:${jobId}`,
-  jobSteps: (jobId: string) => `${P}:job:${jobId}:steps`,
   /** Pub/sub channel on which operators ask workers to cancel a running job. */
   cancelChannel: `${P}:cancel`,
 };

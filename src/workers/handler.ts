@@ -1,11 +1,12 @@
 /**
  * What a job handler is given and may return. Handlers hold the Kubernetes work (later layers);
  * the fleet around them owns ordering, retries, attempt history and the status projection.
+ * A job can run again after its worker died or lost the job's lock, so a handler's effects are
+ * idempotent under `idempotencyKey` (the deploy pipeline and the release engine are).
  */
 import type { Redis } from 'ioredis';
 import type { FleetConfig } from '../core/env.ts';
 import type { Logger } from '../core/logger.ts';
-import type { AttemptRecord } from '../jobs/attempts.ts';
 import type { JobClient } from '../jobs/client.ts';
 import type { JobType } from '../jobs/contract.ts';
 import type { Sealer } from '../jobs/sealing.ts';
@@ -18,8 +19,8 @@ export interface JobInfo {
   lane?: string;
   /** Position in the lane (ordered jobs only). */
   seq?: number;
-  /** This attempt's number, counting every earlier start (retries, stalls, hand-backs). */
-  attempt: number;
+  /** This attempt's number (1-based), counting every earlier start (retries, stalls, hand-backs). */
+  attemptNumber: number;
   enqueuedBy: string;
   enqueuedAt: number;
 }
@@ -45,11 +46,9 @@ export interface HandlerContext<P> {
   payload: P;
   /**
    * Stable across retries and stall recovery of this job (the job id): the key under which a
-   * handler makes its effects idempotent.
+   * handler makes its effects idempotent (the release engine's holder of a pending revision).
    */
   idempotencyKey: string;
-  /** Earlier attempts of this job; one without `endedAt` was interrupted (worker crash, kill -9). */
-  previousAttempts: AttemptRecord[];
   /** Aborted when an operator cancels the job, the worker shuts down, or the job lock is lost. */
   signal: AbortSignal;
   /**
@@ -70,14 +69,13 @@ export interface HandlerContext<P> {
   /** A line in the job's log, streamed to whoever waits on the job (`--wait`). */
   log(line: string): Promise<void>;
   progress(progress: Progress): Promise<void>;
-  /**
-   * Runs `fn` once per job across attempts: its result is recorded under `name` and returned
-   * without running again on a later attempt. For effects that are not naturally idempotent.
-   */
-  step<T>(name: string, fn: () => Promise<T>): Promise<T>;
 }
 
-/** What a handler returns; `revision` and `image` feed the status projection. */
+/**
+ * What a handler returns; `revision` and `image` feed the status projection. The runner reads
+ * nothing from the payload: a handler that changes what an app runs says so here (deploy's
+ * `image`).
+ */
 export interface HandlerResult {
   summary?: string;
   revision?: number;

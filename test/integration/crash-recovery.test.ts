@@ -62,9 +62,9 @@ describe('stall recovery after kill -9', () => {
     // The handler saw the interrupted attempt: no end, no outcome.
     const attempts = await readAttempts(fleet.client, first.id);
     expect(attempts).toHaveLength(2);
-    expect(attempts[0]).toMatchObject({ attempt: 1, pid: victim.pid });
+    expect(attempts[0]).toMatchObject({ attemptNumber: 1, pid: victim.pid });
     expect(attempts[0]!.endedAt).toBeUndefined();
-    expect(attempts[1]).toMatchObject({ attempt: 2, outcome: 'completed' });
+    expect(attempts[1]).toMatchObject({ attemptNumber: 2, outcome: 'completed' });
 
     // The app's next job ran only after the recovered job finished.
     const nextStart = events.find((e) => e.jobId === next.id && e.phase === 'start')!;

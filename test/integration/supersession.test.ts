@@ -12,7 +12,7 @@ import { JobClient } from '../../src/jobs/client.ts';
 import type { JobType } from '../../src/jobs/contract.ts';
 import { contractFor, supersessionOf } from '../../src/jobs/contracts.ts';
 import { ENVELOPE_VERSION } from '../../src/jobs/envelope.ts';
-import { type AcquireResult, LaneStore } from '../../src/jobs/ordering/lane-store.ts';
+import { type LaneDecision, LaneStore } from '../../src/jobs/ordering/lane-store.ts';
 
 type Entry = 'deploy' | 'config' | 'reconcile' | 'scale' | 'gap';
 
@@ -64,12 +64,12 @@ describe('supersession in the acquire script', () => {
     return { lane: `app.${app}`, ids };
   }
 
-  function acquire(laneName: string, jobId: string, type: JobType): Promise<AcquireResult> {
+  function acquire(laneName: string, jobId: string, type: JobType): Promise<LaneDecision> {
     return lanes.acquire({
       lane: laneName,
       jobId,
       ...supersessionOf(contractFor(type)),
-      attempt: '{}',
+      attemptJson: '{}',
       graceMs: 30_000,
     });
   }

@@ -20,11 +20,33 @@ const SCRIPTS = {
 
 type ScriptName = keyof typeof SCRIPTS;
 
-export type AcquireResult =
+/** What `acquire` decided for a job picked by a worker (docs/ordering.md, "The protocol"). */
+export type LaneDecision =
+  /** It finished already (a duplicate delivery): its done marker. */
   | { kind: 'done'; done: string }
+  /** Not its turn: `head` goes first. */
   | { kind: 'wait'; head: string }
+  /** A newer job of its supersede key skips it. */
   | { kind: 'superseded'; by: string; seq: number }
-  | { kind: 'go'; seq: number; requeued: boolean; attempt: number; previousAttempts: string[] };
+  /** Its turn: it runs as attempt `attemptNumber`, after the earlier attempts (as stored, oldest first). */
+  | {
+      kind: 'go';
+      seq: number;
+      requeued: boolean;
+      attemptNumber: number;
+      previousAttemptsJson: string[];
+    };
+
+/** How a job without a lane starts (`startUnordered`). */
+export type UnorderedStart =
+  | { kind: 'done'; done: string }
+  | { kind: 'go'; attemptNumber: number; previousAttemptsJson: string[] };
+
+/** The closing record of attempt `attemptNumber` (see jobs/attempts.ts). */
+export interface EndedAttempt {
+  attemptNumber: number;
+  attemptJson: string;
+}
 
 export interface FinishInput {
   jobId: string;
@@ -33,7 +55,7 @@ export interface FinishInput {
   /** The job's done marker: a duplicate delivery answers from it instead of running again. */
   done: string;
   /** The attempt record to close, by number (as `acquire` returned it). */
-  attempt?: { number: number; record: string };
+  endedAttempt?: EndedAttempt;
   /** Fields of the lane's status projection to set (see jobs/status.ts). */
   status: Record<string, string | number>;
 }
@@ -66,9 +88,10 @@ export class LaneStore {
   }
 
   /**
-   * The job's turn. With a supersede key, `supersedeRule` says which newer job of its type skips it
-   * (`adjacent`, the default: only one with nothing but `passable` job types between them; `any`:
-   * the newest) — `supersessionOf(contract)` in jobs/contracts.ts gives all three.
+   * Whether a picked job runs now (its LaneDecision). With a supersede key, `supersedeRule` says
+   * which newer job of its type skips it (`adjacent`, the default: only one with nothing but
+   * `passable` job types between them; `any`: the newest) — `supersessionOf(contract)` in
+   * jobs/contracts.ts gives all three.
    */
   async acquire(input: {
     lane: string;
@@ -76,9 +99,10 @@ export class LaneStore {
     supersedeKey?: string;
     supersedeRule?: 'any' | 'adjacent';
     passable?: readonly string[];
-    attempt: string;
+    /** The record of the attempt this job would start (jobs/attempts.ts). */
+    attemptJson: string;
     graceMs: number;
-  }): Promise<AcquireResult> {
+  }): Promise<LaneDecision> {
     const args: (string | number)[] = [
       KEY_PREFIX,
       input.lane,
@@ -86,7 +110,7 @@ export class LaneStore {
       Date.now(),
       input.graceMs,
       input.supersedeKey ?? '',
-      input.attempt,
+      input.attemptJson,
     ];
     if (input.supersedeKey) args.push(input.supersedeRule ?? 'adjacent', ...(input.passable ?? []));
     const reply = (await this.call('lsAcquire', keys.lanePending(input.lane), ...args)) as unknown[];
@@ -102,8 +126,8 @@ export class LaneStore {
           kind: 'go',
           seq: Number(reply[1]),
           requeued: Number(reply[2]) === 1,
-          attempt: Number(reply[3]),
-          previousAttempts: (reply[4] as string[]) ?? [],
+          attemptNumber: Number(reply[3]),
+          previousAttemptsJson: (reply[4] as string[]) ?? [],
         };
       default:
         throw new Error(`unexpected reply from the ordering script: ${JSON.stringify(reply)}`);
@@ -136,8 +160,8 @@ export class LaneStore {
       Date.now(),
       input.supersedeKey ?? '',
       input.done,
-      input.attempt?.number ?? 0,
-      input.attempt?.record ?? '',
+      input.endedAttempt?.attemptNumber ?? 0,
+      input.endedAttempt?.attemptJson ?? '',
       ...status,
     )) as unknown[];
     const next = String(reply[0] ?? '');
@@ -145,24 +169,25 @@ export class LaneStore {
   }
 
   /** Start of a job that has no lane: its done marker, or its earlier attempts after recording this one. */
-  async startUnordered(
-    jobId: string,
-    attempt: string,
-  ): Promise<{ done?: string; attempt: number; previousAttempts: string[] }> {
+  async startUnordered(jobId: string, attemptJson: string): Promise<UnorderedStart> {
     const reply = (await this.call(
       'lsStartUnordered',
       keys.job(jobId),
       KEY_PREFIX,
       jobId,
-      attempt,
+      attemptJson,
     )) as unknown[];
-    if (reply[0] === 'done') return { done: String(reply[1]), attempt: 0, previousAttempts: [] };
-    return { attempt: Number(reply[1]), previousAttempts: (reply[2] as string[]) ?? [] };
+    if (reply[0] === 'done') return { kind: 'done', done: String(reply[1]) };
+    return {
+      kind: 'go',
+      attemptNumber: Number(reply[1]),
+      previousAttemptsJson: (reply[2] as string[]) ?? [],
+    };
   }
 
-  /** Replaces attempt record `attempt` of a job; with `done`, also records the job's outcome. */
-  async endAttempt(jobId: string, attempt: number, record: string, done = ''): Promise<void> {
-    await this.call('lsEndAttempt', keys.job(jobId), attempt, record, done);
+  /** Replaces the record of an attempt of a job; with `done`, also records the job's outcome. */
+  async endAttempt(jobId: string, ended: EndedAttempt, done = ''): Promise<void> {
+    await this.call('lsEndAttempt', keys.job(jobId), ended.attemptNumber, ended.attemptJson, done);
   }
 
   /** Pending job ids of a lane in order (for listings and tests). */

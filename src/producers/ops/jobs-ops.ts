@@ -7,7 +7,7 @@ import { Job, type JobState } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InfrastructureError, NotFoundError, RefusedError, WaitTimeoutError } from '../../core/errors.ts';
 import { isConnectionError } from '../../core/redis.ts';
-import { type AttemptRecord, readAttempts } from '../../jobs/attempts.ts';
+import { type NumberedAttempt, readAttempts } from '../../jobs/attempts.ts';
 import type { JobClient } from '../../jobs/client.ts';
 import { contractFor, countsAsNewerWork, isJobType } from '../../jobs/contracts.ts';
 import { jobEnvelope } from '../../jobs/envelope.ts';
@@ -122,7 +122,7 @@ export interface JobDetails extends JobSummary {
   maxAttempts: number;
   stacktrace: string[];
   logs: string[];
-  attempts: AttemptRecord[];
+  attempts: NumberedAttempt[];
   /** For queued ordered jobs: how many jobs of the lane go first, and the head. */
   lanePosition?: { ahead: number; head: string };
 }

@@ -39,7 +39,8 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
       );
   }
   await recordTypes(ctx, spec);
-  return result;
+  // The status projection shows the image this deploy rolled out (the runner reads no payloads).
+  return { ...result, image: ctx.payload.image };
 };
 
 /** What the app release deleted with a process type: its Deployment, and for web its Service and Ingresses. */

@@ -103,16 +103,9 @@ export function registerJobs(program: Command): void {
         output.out(`payload       ${JSON.stringify(details.payload)}`);
         if (details.returnValue !== null && details.returnValue !== undefined)
           output.out(`result        ${JSON.stringify(details.returnValue)}`);
-        for (const attempt of details.attempts as {
-          attempt: number;
-          worker: string;
-          startedAt: number;
-          endedAt?: number;
-          outcome?: string;
-          error?: string;
-        }[]) {
+        for (const attempt of details.attempts) {
           output.out(
-            `attempt ${attempt.attempt}     ${attempt.worker} ${new Date(attempt.startedAt).toISOString()} ${attempt.outcome ?? (attempt.endedAt ? '' : 'interrupted or running')}${attempt.error ? ` — ${attempt.error}` : ''}`,
+            `attempt ${attempt.attemptNumber}     ${attempt.worker} ${new Date(attempt.startedAt).toISOString()} ${attempt.outcome ?? (attempt.endedAt ? '' : 'interrupted or running')}${attempt.error ? ` — ${attempt.error}` : ''}`,
           );
         }
         if (details.logs.length > 0) output.out(`logs:\n${details.logs.map((l) => `  ${l}`).join('\n')}`);
