@@ -1,6 +1,6 @@
 /**
  * UTF-8 sizes and base64, as Secrets count and store them. Uses the global Buffer, so charts need
- * no import beyond zod and node:crypto.
+ * no import beyond zod, node:crypto and rules/.
  */
 
 export function utf8Bytes(text: string): number {

@@ -1,6 +1,7 @@
 /**
  * Charts: pure functions from validated values to Kubernetes objects. They import nothing from
- * src/ (only zod and node:crypto), read no cluster and no clock.
+ * src/ (only zod, node:crypto and the shared validation rules of rules/), read no cluster and no
+ * clock.
  */
 export {
   type AppChartValues,

@@ -1,46 +1,26 @@
 /**
- * Field schemas shared by the charts. Charts cannot import src/jobs (they are self-contained), so
- * these restate the Kubernetes rules the API server would enforce: a chart refuses what the cluster
- * would refuse, before anything is written. Messages say what is accepted.
+ * Field schemas shared by the charts. Charts cannot import src/ (they are self-contained), so the
+ * Kubernetes rules the API server would enforce come from rules/, the folder charts, src and
+ * kube-sim share: a chart refuses what the cluster would refuse, before anything is written.
+ * Messages say what is accepted.
  */
 import { z } from 'zod';
+import { DNS1123_SUBDOMAIN, dns1123Label, dns1123Subdomain } from '../rules/names.ts';
 import { formatBytes, utf8Bytes } from './encoding.ts';
 
-export const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+export { APP_NAME_MAX, appName, PROCESS_TYPE_MAX } from '../rules/app-names.ts';
+
 /** Label values: empty, or alphanumerics with `-`, `_`, `.` inside. */
 export const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 
-/** Longest app name: every name derived from it fits without shortening (docs/architecture.md). */
-export const APP_NAME_MAX = 30;
-/** Longest process type: `{app}-{process}` ≤ 51 characters. */
-export const PROCESS_TYPE_MAX = 20;
 /** Annotations of one object may total 256 KiB (keys and values). */
 export const ANNOTATIONS_MAX_BYTES = 256 * 1024;
 
-export const appName = z
-  .string()
-  .min(1, 'is required (an app name)')
-  .max(APP_NAME_MAX, `must be at most ${APP_NAME_MAX} characters`)
-  .regex(
-    DNS1035_LABEL,
-    'must be lowercase letters, digits and "-", start with a letter and end with a letter or digit',
-  );
-
-export const namespaceName = z
-  .string()
-  .min(1, 'is required (a namespace)')
-  .max(63, 'must be at most 63 characters')
-  .regex(DNS1123_LABEL, 'must be a DNS-1123 label (lowercase letters, digits and "-")');
+export const namespaceName = dns1123Label({ required: 'is required (a namespace)' });
 
 /** Names of Secrets, PVCs and other namespaced objects (DNS-1123 subdomain). */
-export const objectName = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(253, 'must be at most 253 characters')
-  .regex(DNS1123_SUBDOMAIN, 'must be a DNS-1123 subdomain (lowercase letters, digits, "-" and ".")');
+export const objectName = dns1123Subdomain({ required: 'must not be empty' });
 
 /** Why `key` is not a qualified name (`[prefix/]name`), or undefined when it is one. */
 export function qualifiedNameProblem(key: string): string | undefined {

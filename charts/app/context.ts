@@ -2,7 +2,8 @@
  * What several objects of the app chart derive from the values, computed once per render: the
  * port maps in canonical order, the primary map and the port the app listens on.
  */
-import { type PortMap, primaryPortMap, sortedPortMaps, webContainerPort } from './ports.ts';
+import type { PortMap } from '../../rules/port-maps.ts';
+import { primaryPortMap, sortedPortMaps, webContainerPort } from './ports.ts';
 import type { AppChartValues } from './values.ts';
 
 export const WEB_PROCESS = 'web';

@@ -7,11 +7,12 @@ import { defineChart } from '../define.ts';
 import { renderApp } from './render.ts';
 import { type AppChartValues, appValues } from './values.ts';
 
+export { type PortMap, parsePortMap } from '../../rules/port-maps.ts';
 export { CRON_COMMAND_ANNOTATION, CRON_ID_LABEL, cronIdLabel, cronJobName } from './cronjob.ts';
 export { deploymentName } from './deployment.ts';
 export { ingressNames } from './ingress.ts';
 export { CONFIG_DIGEST_ANNOTATION } from './pod.ts';
-export { type PortMap, parsePortMap, primaryPortMap } from './ports.ts';
+export { primaryPortMap } from './ports.ts';
 export { webServiceName } from './service.ts';
 export { ShellWordsError, splitShellWords } from './shell-words.ts';
 export {

@@ -3,13 +3,14 @@
  * port. TLS is cert-manager's: the issuer annotation makes it issue a certificate into the named
  * Secret, one per domain so adding a domain never re-issues the others.
  */
+
+import type { PortMap } from '../../rules/port-maps.ts';
 import { processLabels } from '../labels.ts';
 import { objectMeta } from '../metadata.ts';
 import { ingressName } from '../names.ts';
 import { mergeUnder } from '../records.ts';
 import type { RenderedObject } from '../types.ts';
 import { type AppContext, WEB_PROCESS } from './context.ts';
-import type { PortMap } from './ports.ts';
 import { webServiceName } from './service.ts';
 import type { AppChartValues } from './values.ts';
 

@@ -1,39 +1,15 @@
 /**
- * Dokku port maps (`scheme:host:container`): parsing, a canonical order, and the primary map the
- * Ingresses route to. Dokku picks the primary by iterating a Go map, so it can change between
- * deploys; here it is a fixed preference over the sorted maps.
+ * Dokku port maps (`scheme:host:container`, parsed by rules/port-maps.ts): a canonical order, and
+ * the primary map the Ingresses route to. Dokku picks the primary by iterating a Go map, so it can
+ * change between deploys; here it is a fixed preference over the sorted maps.
  */
-
-export const PORT_SCHEMES = ['http', 'https', 'tcp', 'udp', 'grpc', 'grpcs'] as const;
-export type PortScheme = (typeof PORT_SCHEMES)[number];
-
-export interface PortMap {
-  scheme: PortScheme;
-  host: number;
-  container: number;
-}
+import { formatPortMap, type PortMap, type PortScheme, parsePortMap } from '../../rules/port-maps.ts';
 
 /** The PORT a process gets when no map says which port the app listens on (Dokku's default). */
 export const DEFAULT_CONTAINER_PORT = 5000;
 
-export const PORT_MAP = /^(http|https|tcp|udp|grpc|grpcs):([0-9]{1,5}):([0-9]{1,5})$/;
-
 /** Schemes an Ingress can route (HTTP and gRPC over HTTP/2); tcp and udp only reach the Service. */
 const ROUTABLE: ReadonlySet<PortScheme> = new Set(['http', 'https', 'grpc', 'grpcs']);
-
-/** The parsed map, or undefined when `text` is not `scheme:host:container` with ports 1–65535. */
-export function parsePortMap(text: string): PortMap | undefined {
-  const m = PORT_MAP.exec(text);
-  if (!m) return undefined;
-  const host = Number(m[2]);
-  const container = Number(m[3]);
-  if (host < 1 || host > 65_535 || container < 1 || container > 65_535) return undefined;
-  return { scheme: m[1] as PortScheme, host, container };
-}
-
-export function formatPortMap(map: PortMap): string {
-  return `${map.scheme}:${map.host}:${map.container}`;
-}
 
 export function protocolOf(map: PortMap): 'TCP' | 'UDP' {
   return map.scheme === 'udp' ? 'UDP' : 'TCP';

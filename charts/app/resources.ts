@@ -3,7 +3,7 @@
  * only when asked for. A limit below the default request lowers the request to it, because the
  * API server refuses a request above its limit and the user never asked for that request.
  */
-import { quantityValue } from './quantity.ts';
+import { compareQuantities } from '../../rules/quantities.ts';
 
 export const DEFAULT_CPU_REQUEST = '100m';
 export const DEFAULT_MEMORY_REQUEST = '128Mi';
@@ -38,13 +38,11 @@ export function containerResources(values: ResourceValues = {}): ContainerResour
 /** `fallback`, or `limit` when the limit is the smaller one. */
 function atMost(fallback: string, limit: string | undefined): string {
   if (limit === undefined) return fallback;
-  return quantityValue(limit)! < quantityValue(fallback)! ? limit : fallback;
+  return (compareQuantities(limit, fallback) ?? 0) < 0 ? limit : fallback;
 }
 
 /** Whether an explicitly given request is above its limit (the API server would refuse it). */
 export function requestAboveLimit(request: string | undefined, limit: string | undefined): boolean {
   if (request === undefined || limit === undefined) return false;
-  const r = quantityValue(request);
-  const l = quantityValue(limit);
-  return r !== undefined && l !== undefined && r > l;
+  return (compareQuantities(request, limit) ?? 0) > 0;
 }

@@ -4,21 +4,15 @@
  * before its config release is written, with every problem listed at once.
  */
 import { z } from 'zod';
-import {
-  appName,
-  DNS1035_LABEL,
-  DNS1123_LABEL,
-  DNS1123_SUBDOMAIN,
-  namespaceName,
-  objectName,
-  PROCESS_TYPE_MAX,
-  userAnnotations,
-  userLabels,
-} from '../schemas.ts';
-import { PORT_SCHEMES, parsePortMap, portMapConflict, sortedPortMaps } from './ports.ts';
-import { QUANTITY } from './quantity.ts';
+import { processTypeProblem } from '../../rules/app-names.ts';
+import { cronSchedule } from '../../rules/cron.ts';
+import { hostname } from '../../rules/domains.ts';
+import { dns1123Label } from '../../rules/names.ts';
+import { portMap } from '../../rules/port-maps.ts';
+import { resourceQuantity } from '../../rules/quantities.ts';
+import { appName, namespaceName, objectName, userAnnotations, userLabels } from '../schemas.ts';
+import { portMapConflict, sortedPortMaps } from './ports.ts';
 import { requestAboveLimit } from './resources.ts';
-import { scheduleProblem } from './schedule.ts';
 import { ShellWordsError, splitShellWords } from './shell-words.ts';
 
 const port = z
@@ -27,7 +21,6 @@ const port = z
   .max(65_535, 'must be from 1 to 65535');
 const seconds = (min: number) =>
   z.int('must be a whole number').min(min, `must be ${min} or more`).max(86_400, 'must be at most 86400');
-const quantity = z.string().regex(QUANTITY, 'must be a Kubernetes quantity such as 250m, 1.5, 512Mi or 1Gi');
 
 /** A command line as a Procfile writes it: must split into at least one word. */
 const shellCommand = z.string().superRefine((command, ctx) => {
@@ -70,10 +63,10 @@ const healthchecks = z.strictObject({
 
 const resources = z
   .strictObject({
-    cpu: quantity.optional(),
-    memory: quantity.optional(),
-    cpuLimit: quantity.optional(),
-    memoryLimit: quantity.optional(),
+    cpu: resourceQuantity.optional(),
+    memory: resourceQuantity.optional(),
+    cpuLimit: resourceQuantity.optional(),
+    memoryLimit: resourceQuantity.optional(),
   })
   .superRefine((r, ctx) => {
     if (requestAboveLimit(r.cpu, r.cpuLimit)) {
@@ -98,31 +91,10 @@ const processValues = z.strictObject({
 
 const processes = z.record(z.string(), processValues).superRefine((record, ctx) => {
   for (const type of Object.keys(record)) {
-    if (type.length > PROCESS_TYPE_MAX || !DNS1035_LABEL.test(type)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [type],
-        message: `is not a process type (lowercase letters, digits and "-", starting with a letter, at most ${PROCESS_TYPE_MAX} characters)`,
-      });
-    }
+    const problem = processTypeProblem(type);
+    if (problem) ctx.addIssue({ code: 'custom', path: [type], message: `is not a process type: ${problem}` });
   }
 });
-
-const portMap = z
-  .string()
-  .refine(
-    (text) => parsePortMap(text) !== undefined,
-    `must be scheme:host-port:container-port with scheme one of ${PORT_SCHEMES.join(', ')} and ports from 1 to 65535 (e.g. http:80:5000)`,
-  );
-
-const domain = z
-  .string()
-  .max(253, 'must be at most 253 characters')
-  .refine((d) => {
-    const body = d.startsWith('*.') ? d.slice(2) : d;
-    return DNS1123_SUBDOMAIN.test(body) && body.split('.').every((label) => label.length <= 63);
-  }, 'must be a lowercase hostname such as app.example.com or *.example.com, each part at most 63 characters')
-  .refine((d) => !/^[0-9.]+$/.test(d), 'must be a hostname, not an IP address');
 
 const tls = z.strictObject({
   issuer: objectName,
@@ -135,20 +107,14 @@ const cronTask = z.strictObject({
   /** Name suffix, reused across deploys so the CronJob keeps its name. */
   suffix: z.string().regex(/^[a-z0-9]{4,10}$/, 'must be 4 to 10 lowercase letters or digits'),
   command: shellCommand,
-  schedule: z.string().superRefine((schedule, ctx) => {
-    const problem = scheduleProblem(schedule);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  }),
+  schedule: cronSchedule,
   concurrencyPolicy: z.enum(['Allow', 'Forbid', 'Replace']),
   suspend: z.boolean(),
 });
 
 const mount = z.strictObject({
   /** Storage entry: the volume's name. */
-  entry: z
-    .string()
-    .max(63, 'must be at most 63 characters')
-    .regex(DNS1123_LABEL, 'must be a DNS-1123 label (lowercase letters, digits and "-")'),
+  entry: dns1123Label(),
   claimName: objectName,
   mountPath: z.string().startsWith('/', 'must be an absolute path').max(4096),
   subPath: z
@@ -174,7 +140,7 @@ export const appValues = z
     imagePullSecrets: z.array(objectName),
     processes,
     ports: z.array(portMap),
-    domains: z.array(domain),
+    domains: z.array(hostname),
     tls: tls.nullable(),
     ingressClass: z.enum(['nginx', 'traefik']),
     cron: z.array(cronTask),

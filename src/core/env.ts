@@ -4,9 +4,8 @@
  * README.md ("Configuration").
  */
 import { z } from 'zod';
+import { dns1123Label } from '../../rules/names.ts';
 import { ConfigError } from './errors.ts';
-
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 const integer = (min: number, max: number, fallback: number) =>
   z
@@ -34,12 +33,7 @@ const schema = z.object({
     .min(32, 'must be at least 32 characters (a passphrase the whole fleet shares)')
     .optional(),
   KUBECONFIG: z.string().trim().min(1).optional(),
-  LONGSHORE_NAMESPACE: z
-    .string()
-    .trim()
-    .max(63)
-    .regex(DNS1123_LABEL, 'expected a DNS-1123 label (lowercase letters, digits, "-")')
-    .default('longshore-system'),
+  LONGSHORE_NAMESPACE: z.string().trim().pipe(dns1123Label()).default('longshore-system'),
   LONGSHORE_CONCURRENCY: integer(1, 64, 8),
   LONGSHORE_SHUTDOWN_DEADLINE_MS: integer(0, 3_600_000, 25_000),
   LONGSHORE_METRICS_PORT: integer(0, 65_535, 9464),

@@ -13,6 +13,7 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 import { InfrastructureError } from './errors.ts';
+import { hasNetworkErrorCode } from './network-errors.ts';
 
 export type RedisRole = 'worker' | 'producer' | 'cli';
 
@@ -133,26 +134,15 @@ export function describeRedisError(err: Error): string {
   }
 }
 
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ECONNABORTED',
-]);
-
 /**
  * Whether `err` (or an error it wraps) means "Redis is not reachable right now" rather than a
- * failed command: the caller may retry once the connection is back.
+ * failed command: the caller may retry once the connection is back. Codes are the shared list
+ * (./network-errors.ts, which says why Redis matches no HTTP-client messages); the messages
+ * below are ioredis's own.
  */
 export function isConnectionError(err: unknown): boolean {
   for (let e = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code && CONNECTION_CODES.has(code)) return true;
+    if (hasNetworkErrorCode(e)) return true;
     if (e.name === 'MaxRetriesPerRequestError') return true;
     if (
       /Connection is closed|Stream isn't writeable|Command timed out|connect ETIMEDOUT|^LOADING /.test(

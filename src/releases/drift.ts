@@ -10,6 +10,7 @@
  * - resource quantities compare by value (`0.5` and `500m`), as the API server canonicalises them;
  * - a Secret's `stringData` is compared as the base64 `data` the server folds it into.
  */
+import { sameQuantity } from '../../rules/quantities.ts';
 import type { ReleaseObject } from '../storage/types.ts';
 
 /** The path of the first applied field whose live value differs (`spec.template…image`), or undefined. */
@@ -103,43 +104,6 @@ const QUANTITY_PARENTS = /(^|\.)(requests|limits|capacity|hard|resources)(\.|$)/
 
 function isQuantityPath(path: string): boolean {
   return QUANTITY_PARENTS.test(path);
-}
-
-const SUFFIX: Record<string, number> = {
-  n: 1e-9,
-  u: 1e-6,
-  m: 1e-3,
-  '': 1,
-  k: 1e3,
-  M: 1e6,
-  G: 1e9,
-  T: 1e12,
-  P: 1e15,
-  E: 1e18,
-  Ki: 2 ** 10,
-  Mi: 2 ** 20,
-  Gi: 2 ** 30,
-  Ti: 2 ** 40,
-  Pi: 2 ** 50,
-  Ei: 2 ** 60,
-};
-
-/** A Kubernetes quantity's value (`500m` → 0.5, `1Gi` → 1073741824), or undefined. */
-export function quantityValue(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  if (typeof value !== 'string') return undefined;
-  const m = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])?)$/.exec(value);
-  if (!m) return undefined;
-  const base = Number(m[1]);
-  if (m[2]) return base * 10 ** Number(m[2].slice(1));
-  return base * SUFFIX[m[3] ?? '']!;
-}
-
-function sameQuantity(a: unknown, b: unknown): boolean {
-  const x = quantityValue(a);
-  const y = quantityValue(b);
-  if (x === undefined || y === undefined) return false;
-  return Math.abs(x - y) <= Math.abs(x) * 1e-12;
 }
 
 function join(path: string, key: string): string {

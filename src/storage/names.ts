@@ -4,6 +4,7 @@
  * what history needs, annotations what does not fit a label value (timestamps, description).
  */
 
+import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from '../../rules/names.ts';
 import type { ReleaseStatus } from './types.ts';
 
 export const DEFAULT_NAMESPACE = 'longshore-system';
@@ -95,8 +96,6 @@ export function clampDescription(description: string): string {
     : `${description.slice(0, MAX_DESCRIPTION - 1)}…`;
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /**
  * Problems with an app or release name as used here: both become label values (≤ 63) and parts
  * of Secret names; release names are limited to 53 like Helm's, leaving room for `.v<revision>`.
@@ -104,6 +103,6 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export function nameProblem(what: 'app' | 'release', name: string): string | undefined {
   const max = what === 'app' ? 63 : 53;
   if (name.length === 0 || name.length > max) return `must be 1 to ${max} characters (got ${name.length})`;
-  if (!DNS1123_LABEL.test(name)) return 'must be a DNS-1123 label (lowercase letters, digits and "-")';
+  if (!DNS1123_LABEL.test(name)) return DNS1123_LABEL_MESSAGE;
   return undefined;
 }

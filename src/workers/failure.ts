@@ -1,21 +1,18 @@
 /**
- * Failure classes. Transient failures (network errors, API 5xx, 429, 408, 409 conflicts, timeouts)
- * are retried with a jittered exponential backoff, bounded by the job's attempts; everything else
- * fails the job at once with its reason, because retrying bad input or a refused request only
- * repeats the refusal and delays the operator.
+ * Failure classes. Transient failures are retried with a jittered exponential backoff, bounded by
+ * the job's attempts; everything else fails the job at once with its reason, because retrying bad
+ * input or a refused request only repeats the refusal and delays the operator.
+ *
+ * Transient: a TransientError (a handler's or the Kubernetes retry's verdict), a network error
+ * (src/core/network-errors.ts), or an HTTP status the Kubernetes rule calls transient
+ * (src/kube/errors.ts classifyKubeStatus: 408, 425, 429, 5xx, and a 409 only when it is an
+ * optimistic-concurrency conflict, not AlreadyExists or a field-manager conflict). An error that
+ * wraps a transient one (`cause`) is transient too.
  */
 
-import { retryAfterFrom } from '../core/backoff.ts';
-import {
-  CancelledError,
-  ConfigError,
-  InvalidInputError,
-  LongshoreError,
-  MissingHandlerError,
-  PermanentError,
-  SealingError,
-  TransientError,
-} from '../core/errors.ts';
+import { LongshoreError, TransientError } from '../core/errors.ts';
+import { isNetworkError } from '../core/network-errors.ts';
+import { classifyKubeStatus, kubeStatusOf } from '../kube/errors.ts';
 
 export { backoffDelay, MAX_BACKOFF_MS, retryAfterFrom } from '../core/backoff.ts';
 
@@ -24,23 +21,6 @@ export interface Classified {
   message: string;
   retryAfterMs?: number;
 }
-
-const TRANSIENT_NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'EPIPE',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
-
-const TRANSIENT_STATUS = new Set([408, 409, 425, 429, 500, 502, 503, 504]);
 
 export function classifyError(err: unknown): Classified {
   const message = err instanceof Error ? err.message : String(err);
@@ -51,34 +31,18 @@ export function classifyError(err: unknown): Classified {
       ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
     };
   }
-  if (
-    err instanceof InvalidInputError ||
-    err instanceof PermanentError ||
-    err instanceof SealingError ||
-    err instanceof MissingHandlerError ||
-    err instanceof CancelledError ||
-    err instanceof ConfigError
-  ) {
-    return { transient: false, message };
-  }
-  if (err instanceof LongshoreError) return { transient: false, message };
-  if (!(err instanceof Error)) return { transient: false, message };
+  // Every other longshore error is a verdict already given: bad input, a refused or failed
+  // operation, a cancel, a missing handler, an unusable configuration.
+  if (err instanceof LongshoreError || !(err instanceof Error)) return { transient: false, message };
 
-  const e = err as Error & {
-    code?: unknown;
-    statusCode?: unknown;
-    status?: unknown;
-    headers?: unknown;
-    cause?: unknown;
-  };
-  if (typeof e.code === 'string' && TRANSIENT_NETWORK_CODES.has(e.code)) return { transient: true, message };
-  if (e.name === 'TimeoutError' || e.name === 'FetchError') return { transient: true, message };
-  const status = [e.code, e.statusCode, e.status].find((v): v is number => typeof v === 'number');
-  if (status !== undefined) {
-    if (!TRANSIENT_STATUS.has(status)) return { transient: false, message };
-    const retryAfterMs = status === 429 || status === 503 ? retryAfterFrom(e.headers) : undefined;
-    return { transient: true, message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
+  const e = err as Error & { code?: unknown; statusCode?: unknown; status?: unknown; headers?: unknown };
+  // The status first: an API refusal's message may mention anything, "network" included.
+  const code = [e.code, e.statusCode, e.status].find((v): v is number => typeof v === 'number');
+  if (code !== undefined) {
+    const verdict = classifyKubeStatus(code, kubeStatusOf(err)?.status, e.headers);
+    return { ...verdict, message };
   }
+  if (isNetworkError(err)) return { transient: true, message };
   if (e.cause) {
     const inner = classifyError(e.cause);
     if (inner.transient) return { ...inner, message };

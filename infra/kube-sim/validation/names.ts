@@ -5,7 +5,20 @@
  * functions of k8s.io/apimachinery/pkg/api/validation/generic.go. Each returns the list of
  * messages (empty when valid); callers wrap them into field errors.
  */
+import {
+  DNS1035_LABEL_FORMAT as DNS1035_LABEL_FMT,
+  DNS1035_LABEL_MAX,
+  DNS1035_LABEL as DNS1035_LABEL_RE,
+  DNS1123_LABEL_FORMAT as DNS1123_LABEL_FMT,
+  DNS1123_LABEL_MAX,
+  DNS1123_LABEL as DNS1123_LABEL_RE,
+  DNS1123_SUBDOMAIN_FORMAT as DNS1123_SUBDOMAIN_FMT,
+  DNS1123_SUBDOMAIN_MAX,
+  DNS1123_SUBDOMAIN as DNS1123_SUBDOMAIN_RE,
+} from '../../../rules/names.ts';
 import { byteLength } from './access.ts';
+
+export { DNS1035_LABEL_MAX };
 
 export const EMPTY_ERROR = 'must be non-empty';
 
@@ -30,23 +43,14 @@ export function inclusiveRangeError(lo: number, hi: number): string {
   return `must be between ${lo} and ${hi}, inclusive`;
 }
 
-const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+// The patterns and limits are rules/names.ts (shared with the charts and the job contracts);
+// only the wording here is upstream's.
 const DNS1123_LABEL_ERR =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-export const DNS1123_LABEL_MAX = 63;
-const DNS1123_LABEL_RE = new RegExp(`^${DNS1123_LABEL_FMT}$`);
-
-const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
 const DNS1123_SUBDOMAIN_ERR =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-export const DNS1123_SUBDOMAIN_MAX = 253;
-const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
-
-const DNS1035_LABEL_FMT = '[a-z]([-a-z0-9]*[a-z0-9])?';
 const DNS1035_LABEL_ERR =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
-export const DNS1035_LABEL_MAX = 63;
-const DNS1035_LABEL_RE = new RegExp(`^${DNS1035_LABEL_FMT}$`);
 
 const WILDCARD_FMT = `\\*\\.${DNS1123_SUBDOMAIN_FMT}`;
 const WILDCARD_ERR =

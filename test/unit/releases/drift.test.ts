@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findDrift, mergeKeyOf, quantityValue } from '../../../src/releases/drift.ts';
+import { quantityValue } from '../../../rules/quantities.ts';
+import { findDrift, mergeKeyOf } from '../../../src/releases/drift.ts';
 import type { ReleaseObject } from '../../../src/storage/types.ts';
 
 const deployment = (image: string, extra: Record<string, unknown> = {}): ReleaseObject =>

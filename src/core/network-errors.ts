@@ -1,0 +1,58 @@
+/**
+ * Network failures: the connection to a server (Redis, the Kubernetes API) could not be made or
+ * broke, as opposed to the server answering with a refusal. The job runner retries them
+ * (src/workers/failure.ts), the Kubernetes retry does (src/kube/errors.ts), and a producer waits
+ * for Redis to come back (src/core/redis.ts `isConnectionError`): all three read this one list.
+ *
+ * `ENOTFOUND` is in it: a host name that does not resolve is most often a DNS server that does not
+ * answer yet (a cluster's DNS restarting); a misspelt host stays unresolved, and the retries are
+ * bounded, so it still fails, only later.
+ *
+ * The one difference between the callers: message patterns (isNetworkError) are for HTTP clients,
+ * whose connection errors can lose their code on the way (node-fetch's "socket hang up",
+ * "Premature close", "network timeout at …"). Redis errors come from ioredis, which keeps the code
+ * of every connection failure; its messages are replies the server sent (a script's error text,
+ * which may say anything), so redis.ts matches codes only, plus ioredis's own phrases.
+ */
+
+/** `code` of Node's system errors (errno) and undici's socket errors for a failed connection. */
+export const NETWORK_ERROR_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** Error names HTTP clients give a failed or timed-out request (node-fetch, AbortSignal.timeout). */
+const NETWORK_ERROR_NAMES: ReadonlySet<string> = new Set(['FetchError', 'TimeoutError']);
+
+/**
+ * Connection failures told only in the message (the code was dropped, or there never was one).
+ * Whole words, so that `networking.k8s.io` in an API message is not a network failure.
+ */
+const NETWORK_MESSAGE = new RegExp(
+  `\\b(?:${[...NETWORK_ERROR_CODES].join('|')}|socket hang up|network|Premature close|aborted)\\b`,
+  'i',
+);
+
+/** Whether `err` itself (not what it wraps) carries one of the network error codes. */
+export function hasNetworkErrorCode(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  return typeof code === 'string' && NETWORK_ERROR_CODES.has(code);
+}
+
+/** Whether `err` itself is an HTTP client's network failure: by its code, its name or its message. */
+export function isNetworkError(err: unknown): boolean {
+  if (hasNetworkErrorCode(err)) return true;
+  if (!(err instanceof Error)) return false;
+  return NETWORK_ERROR_NAMES.has(err.name) || NETWORK_MESSAGE.test(err.message);
+}
