@@ -20,8 +20,10 @@ function fleet() {
   const keys = new MemoryIntervalKeys(clock);
   const enqueued: { id: string; by: string; at: number }[] = [];
   let refuse = 0;
+  let gate: Promise<void> | undefined;
   const jobs = {
     enqueue: async (_type: string, _payload: unknown, by: string) => {
+      if (gate) await gate;
       if (refuse > 0) {
         refuse -= 1;
         throw new Error('enqueue refused');
@@ -44,6 +46,17 @@ function fleet() {
     scheduler,
     refuseNext: (n: number) => {
       refuse = n;
+    },
+    /** The next enqueues wait until the returned function is called (a tick in flight). */
+    holdEnqueues: () => {
+      let open: () => void = () => undefined;
+      gate = new Promise<void>((resolve) => {
+        open = () => {
+          gate = undefined;
+          resolve();
+        };
+      });
+      return open;
     },
   };
 }
@@ -123,6 +136,27 @@ describe('sync scheduler timing (manual clock)', () => {
     expect(f.enqueued).toHaveLength(3);
     // Nobody renews the key any more: it expired an interval after the last take.
     expect(f.keys.holder()).toBeUndefined();
+  });
+
+  it('stop() during a tick waits for it, and nothing is scheduled after it', async () => {
+    const f = fleet();
+    const one = f.scheduler('busy');
+    const open = f.holdEnqueues();
+    one.scheduler.start();
+    await f.clock.advance(0); // the first tick is now waiting on its enqueue
+    expect(one.ticks).toEqual([]);
+    let stopped = false;
+    const stopping = one.scheduler.stop().then(() => {
+      stopped = true;
+    });
+    await f.clock.advance(0);
+    expect(stopped).toBe(false);
+    open();
+    await stopping;
+    expect(one.ticks.map((t) => t.outcome)).toEqual(['enqueued']);
+    expect(f.clock.pending).toBe(0);
+    await f.clock.advance(INTERVAL_MS * 10);
+    expect(one.ticks).toHaveLength(1);
   });
 
   it('does nothing when the interval is 0', async () => {
