@@ -21,6 +21,7 @@ import { Redis } from 'ioredis';
 import { loadFleetConfig } from '../src/core/env.ts';
 import { startPrivateRedis } from '../src/dev/private-redis.ts';
 import { JobClient } from '../src/jobs/client.ts';
+import { until } from '../test/helpers/wait.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECRET = 'bench-passphrase-bench-passphrase-0123';
@@ -123,14 +124,15 @@ async function startWorkers(kind: Kind, count: number, redisUrl: string, concurr
 }
 
 async function waitForCompleted(queue: Queue, count: number): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    const { completed = 0, failed = 0 } = await queue.getJobCounts('completed', 'failed');
-    if (failed > 0) throw new Error(`${failed} job(s) failed during the benchmark`);
-    if (completed >= count) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('benchmark jobs did not complete within 5 minutes');
+  await until(
+    async () => {
+      const { completed = 0, failed = 0 } = await queue.getJobCounts('completed', 'failed');
+      if (failed > 0) throw new Error(`${failed} job(s) failed during the benchmark`);
+      return completed >= count;
+    },
+    `${count} benchmark jobs to complete`,
+    { timeoutMs: 300_000, intervalMs: 50, errors: 'throw' },
+  );
 }
 
 async function run(kind: Kind, workers: number, options: Options): Promise<Result> {

@@ -16,6 +16,7 @@
  *   of a stored Secret from the live one, and refuses when they are not there any more.
  */
 import * as k8s from '@kubernetes/client-node';
+import type { Clock } from '../core/clock.ts';
 import { InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
 import type { KubeClients } from '../kube/client.ts';
 import type { RetryOptions } from '../kube/retry.ts';
@@ -97,6 +98,8 @@ export interface ReleaseEngineOptions {
   pollMs?: number;
   /** Informer caches of live objects unused this long are stopped (default 15 minutes). */
   cacheIdleTimeoutMs?: number;
+  /** The clock that idle time is measured on (default: the system clock); tests pass a manual one. */
+  clock?: Clock;
   /** Told about informer list/watch failures (they restart by themselves), for logs. */
   onInformerError?(what: string, err: unknown): void;
 }
@@ -154,6 +157,7 @@ export class ReleaseEngine {
       objects,
       retry,
       ...(options.cacheIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.cacheIdleTimeoutMs } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
       ...(options.onInformerError ? { onInformerError: options.onInformerError } : {}),
     });
     this.fieldManager = options.fieldManager ?? 'longshore';

@@ -6,6 +6,7 @@
  * once (InformerCache's read-your-writes overlay).
  */
 import type * as k8s from '@kubernetes/client-node';
+import { type Clock, systemClock } from '../core/clock.ts';
 import { PermanentError, TransientError } from '../core/errors.ts';
 import { InformerCache } from '../kube/informer-cache.ts';
 import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
@@ -32,6 +33,8 @@ export interface LiveObjectsOptions {
    * minutes keeps an app's caches warm.
    */
   idleTimeoutMs?: number;
+  /** What idle time is measured on (default: the system clock). */
+  clock?: Clock;
   objects: DiscoveringObjectApi;
   retry: RetryOptions;
   /** How long to wait for a cache's first list before giving up with a TransientError. */
@@ -41,10 +44,14 @@ export interface LiveObjectsOptions {
 
 export class LiveObjects {
   private readonly entries = new Map<string, { entry: Promise<Entry>; lastUsed: number }>();
-  private lastSweep = Date.now();
+  private readonly clock: Clock;
+  private lastSweep: number;
   private readonly resources = new Map<string, Promise<ResourceInfo>>();
 
-  constructor(private readonly options: LiveObjectsOptions) {}
+  constructor(private readonly options: LiveObjectsOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.lastSweep = this.clock.now();
+  }
 
   /** Plural and scope of a kind, from discovery (cached by client-node and here). */
   resource(apiVersion: string, kind: string): Promise<ResourceInfo> {
@@ -74,7 +81,7 @@ export class LiveObjects {
   /** The cache of a kind in a namespace, started and listed. */
   async cache(ref: ObjectRef, signal?: AbortSignal): Promise<InformerCache<k8s.KubernetesObject>> {
     const key = cacheKey(ref);
-    const now = Date.now();
+    const now = this.clock.now();
     this.evictIdle(now);
     let slot = this.entries.get(key);
     if (!slot) {

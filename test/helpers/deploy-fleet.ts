@@ -12,6 +12,7 @@ import { type PrivateRedis, startPrivateRedis } from '../../src/dev/private-redi
 import { SecretReleaseStore } from '../../src/storage/index.ts';
 import { CLI, fleetEnv, killAll, type Proc, runCli, startProcess } from './processes.ts';
 import { type SimClients, startSimWithClients } from './sim.ts';
+import { within } from './wait.ts';
 
 export interface DeployFleet extends SimClients {
   redis: PrivateRedis;
@@ -87,10 +88,10 @@ export async function startDeployFleet(simOptions: SimOptions = {}): Promise<Dep
     async stop() {
       for (const store of stores) await store.stop();
       for (const w of workers) w.kill('SIGTERM');
-      await Promise.race([
-        Promise.all(workers.map((w) => w.exited)),
-        new Promise((r) => setTimeout(r, 15_000)),
-      ]);
+      // Up to 15 s for a clean exit; whatever is left is SIGKILLed below.
+      await within(Promise.all(workers.map((w) => w.exited)), 15_000, 'workers to exit on SIGTERM').catch(
+        () => undefined,
+      );
       await killAll();
       await clients.sim.stop();
       await redis.stop();

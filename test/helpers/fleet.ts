@@ -4,7 +4,7 @@ import { type PrivateRedis, startPrivateRedis } from '../../src/dev/private-redi
 import { JobClient } from '../../src/jobs/client.ts';
 import { EVENTS_KEY } from '../fixtures/keys.ts';
 import { fleetEnv, killAll, type Proc, ROOT, startProcess } from './processes.ts';
-import { until } from './wait.ts';
+import { until, within } from './wait.ts';
 
 export interface RecordedEvent {
   n: number;
@@ -73,10 +73,10 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
     },
     async stop() {
       for (const w of workers) w.kill('SIGTERM');
-      await Promise.race([
-        Promise.all(workers.map((w) => w.exited)),
-        new Promise((r) => setTimeout(r, 15_000)),
-      ]);
+      // Up to 15 s for a clean exit; whatever is left is SIGKILLed below.
+      await within(Promise.all(workers.map((w) => w.exited)), 15_000, 'workers to exit on SIGTERM').catch(
+        () => undefined,
+      );
       await killAll();
       await jobs.close().catch(() => undefined);
       jobs.connection.disconnect();

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/dev/private-redis.ts';
 import { startTestFleet, type TestFleet } from '../helpers/fleet.ts';
 import { CLI, fleetEnv, killAll, type Proc, ROOT, runCli, startProcess } from '../helpers/processes.ts';
-import { sleep, until } from '../helpers/wait.ts';
+import { holdFor, stays, until } from '../helpers/wait.ts';
 
 const WORKER = `${ROOT}test/fixtures/recording-worker.ts`;
 
@@ -55,7 +55,7 @@ describe('connection loss', () => {
     await fleet.waitForEvent((e) => e.app === 'bouncy' && e.phase === 'effect', 'the domains job to run');
 
     await fleet.redis.kill();
-    await sleep(1_500);
+    await holdFor(1_500, 'Redis down long enough for --wait to notice and say it is waiting');
     await fleet.redis.start();
 
     const { code } = await exitOf(cli, 60_000);
@@ -74,7 +74,7 @@ describe('connection loss', () => {
     const worker = fleet.workers[0]!;
     const before = worker.lines.length;
     await fleet.redis.kill();
-    await sleep(4_000);
+    await holdFor(4_000, 'Redis down for 4 s: several reconnect attempts, so the back-off of the log shows');
     await fleet.redis.start();
     await worker.waitForLine(/connected to Redis at 127\.0\.0\.1:\d+ again/);
 
@@ -117,7 +117,9 @@ describe('Redis not there at all', () => {
     const port = await freePort();
     const worker = startProcess(WORKER, ['1'], fleetEnv(`redis://127.0.0.1:${port}`));
     await worker.waitForLine(/unreachable/);
-    await sleep(4_000);
+    const warnings = () => jsonLines(worker).filter((l) => l.level >= 40).length;
+    // A 4 s window of reconnect attempts: the warnings stay few all along (back-off), not only at the end.
+    await stays(() => warnings() <= 5, 4_000, 'at most 5 warning lines', { intervalMs: 100 });
     worker.kill('SIGKILL');
     await worker.exited;
     const lines = jsonLines(worker);

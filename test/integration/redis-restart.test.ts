@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestFleet, type TestFleet } from '../helpers/fleet.ts';
-import { sleep, until } from '../helpers/wait.ts';
+import { holdFor, until } from '../helpers/wait.ts';
 
 describe('Redis restart with appendonly on', () => {
   let fleet: TestFleet;
@@ -28,7 +28,7 @@ describe('Redis restart with appendonly on', () => {
     await fleet.waitForEvent((e) => e.phase === 'end', 'the first jobs to run');
 
     await fleet.redis.kill();
-    await sleep(1_000);
+    await holdFor(1_000, 'Redis down while jobs run: the worker must ride out the outage');
     await fleet.redis.start();
 
     const completed = await until(

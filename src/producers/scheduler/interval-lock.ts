@@ -34,9 +34,21 @@ return 0
 
 export type TakeResult = { taken: true } | { taken: false; heldForMs: number };
 
+/**
+ * What the sync scheduler needs of its interval key: IntervalLock below in Redis; tests of the
+ * scheduler's timing pass an in-memory one on a manual clock (test/helpers/memory-interval-lock.ts).
+ */
+export interface IntervalKey {
+  readonly key: string;
+  /** Takes the key for `intervalMs` unless someone holds it; otherwise says for how much longer. */
+  take(intervalMs: number): Promise<TakeResult>;
+  /** Frees the key if this owner still holds it. */
+  giveBack(): Promise<void>;
+}
+
 type ScriptFn = (key: string, ...args: (string | number)[]) => Promise<unknown>;
 
-export class IntervalLock {
+export class IntervalLock implements IntervalKey {
   readonly key: string;
 
   constructor(

@@ -8,16 +8,21 @@
  *
  * Never throws out of its loop: a tick that fails (Redis down, enqueue refused) is logged, reported
  * as an `error` tick, and retried on the next tick.
+ *
+ * Time comes from an injectable `Clock` (src/core/clock.ts; the system clock by default) and the
+ * key from an `IntervalKey`, so a test can run schedulers on a manual clock and an in-memory key
+ * and count their ticks exactly (test/unit/sync-scheduler.test.ts).
  */
 import { EventEmitter } from 'node:events';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
+import { type Clock, type ClockTimer, systemClock } from '../../core/clock.ts';
 import { ConnectionLog } from '../../core/connection-log.ts';
 import type { FleetConfig } from '../../core/env.ts';
 import type { Logger } from '../../core/logger.ts';
 import { createRedis, describeRedisError } from '../../core/redis.ts';
 import { JobClient } from '../../jobs/client.ts';
-import { IntervalLock } from './interval-lock.ts';
+import { type IntervalKey, IntervalLock } from './interval-lock.ts';
 
 /** After a failed tick, try again after at most this long, even with a long interval. */
 export const ERROR_RETRY_MS = 5_000;
@@ -41,12 +46,7 @@ export interface SyncSchedulerEvents {
   stopped: [];
 }
 
-export interface SyncSchedulerOptions {
-  /**
-   * Connection for the interval key. Use one whose commands fail while Redis is down instead of
-   * queueing (`createRedis(url, 'producer')`), so a tick reports the outage rather than hanging.
-   */
-  redis: Redis;
+interface SchedulerCommon {
   /** Where the sync is enqueued (the producer client: validation and lane order included). */
   jobs: Pick<JobClient, 'enqueue'>;
   /** Milliseconds between syncs; 0 disables the scheduler (start() does nothing). */
@@ -56,14 +56,34 @@ export interface SyncSchedulerOptions {
   id?: string;
   /** Extra clean-up on stop(), for connections the scheduler owns. */
   onStop?: () => Promise<void>;
+  /** Where time comes from (default: the system clock); tests pass a manual one. */
+  clock?: Clock;
 }
+
+export type SyncSchedulerOptions = SchedulerCommon &
+  (
+    | {
+        /**
+         * Connection for the interval key. Use one whose commands fail while Redis is down instead
+         * of queueing (`createRedis(url, 'producer')`), so a tick reports the outage rather than hanging.
+         */
+        redis: Redis;
+        lock?: never;
+      }
+    | {
+        /** The interval key itself, instead of the Redis one (tests: an in-memory key on a manual clock). */
+        lock: IntervalKey;
+        redis?: never;
+      }
+  );
 
 export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
   readonly id: string;
   readonly intervalMs: number;
-  private readonly lock: IntervalLock;
+  private readonly lock: IntervalKey;
+  private readonly clock: Clock;
   private readonly logger: Logger | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: ClockTimer | undefined;
   private inFlight: Promise<void> | undefined;
   private active = false;
   private consecutiveErrors = 0;
@@ -78,7 +98,8 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
     this.id = options.id ?? `${hostname()}-${process.pid}`;
     this.intervalMs = options.intervalMs;
     this.logger = options.logger?.child({ scheduler: this.id });
-    this.lock = new IntervalLock(options.redis, 'sync', this.id);
+    this.clock = options.clock ?? systemClock;
+    this.lock = options.lock ?? new IntervalLock(options.redis, 'sync', this.id);
   }
 
   /**
@@ -141,17 +162,17 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
   async stop(): Promise<void> {
     const wasActive = this.active;
     this.active = false;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     if (this.inFlight) {
-      let waited: NodeJS.Timeout | undefined;
+      let waited: ClockTimer | undefined;
       await Promise.race([
         this.inFlight,
         new Promise<void>((resolve) => {
-          waited = setTimeout(resolve, STOP_WAIT_MS);
+          waited = this.clock.setTimeout(resolve, STOP_WAIT_MS);
         }),
       ]);
-      clearTimeout(waited);
+      if (waited !== undefined) this.clock.clearTimeout(waited);
     }
     await this.options.onStop?.();
     if (wasActive) this.logger?.info('sync scheduler stopped');
@@ -163,7 +184,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
    * holds it. Never throws. The loop calls it; tests may call it directly.
    */
   async tick(): Promise<SchedulerTick> {
-    const at = Date.now();
+    const at = this.clock.now();
     let result: SchedulerTick;
     let taken = false;
     try {
@@ -205,7 +226,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
   }
 
   private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => {
+    this.timer = this.clock.setTimeout(() => {
       this.timer = undefined;
       this.inFlight = this.tick().then((result) => {
         this.inFlight = undefined;

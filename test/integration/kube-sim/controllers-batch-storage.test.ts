@@ -8,7 +8,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KubeCli, kubeCli } from '../../helpers/kubectl.ts';
 import { type SimClients, startSimWithClients, statusOf } from '../../helpers/sim.ts';
-import { sleep, until } from '../../helpers/wait.ts';
+import { stays, until, within } from '../../helpers/wait.ts';
 
 const MERGE = k8s.setHeaderOptions('Content-Type', 'application/merge-patch+json');
 const POD_NAME = /^[a-z0-9-]+-[bcdfghjklmnpqrstvwxz2456789]{5}$/;
@@ -167,10 +167,13 @@ describe('kube-sim PersistentVolume binder', () => {
       source: { component: 'persistentvolume-controller' },
       involvedObject: { kind: 'PersistentVolumeClaim', name: 'orphan', namespace: ns },
     });
-    await sleep(60);
-    expect(
-      (await c.core.readNamespacedPersistentVolumeClaim({ namespace: ns, name: 'orphan' })).status?.phase,
-    ).toBe('Pending');
+    await stays(
+      async () =>
+        (await c.core.readNamespacedPersistentVolumeClaim({ namespace: ns, name: 'orphan' })).status
+          ?.phase === 'Pending',
+      60,
+      'the claim Pending while its class is missing',
+    );
     await c.storage.createStorageClass({
       body: { metadata: { name: 'missing' }, provisioner: 'example.com/disk', reclaimPolicy: 'Retain' },
     });
@@ -753,7 +756,7 @@ spec:
       await until(() => text === 'first\n', 'the first line');
       c.sim.settings.podLogs.get(key)!.push('second', 'third');
       await until(() => text === 'first\nsecond\nthird\n', 'lines appended while following');
-      await Promise.race([ended, sleep(10_000).then(() => Promise.reject(new Error('follow did not end')))]);
+      await within(ended, 10_000, 'the follow to end with the Pod');
       expect(text).toBe('first\nsecond\nthird\n');
       const finished = await c.core.readNamespacedPod({ namespace: ns, name: pod.metadata!.name! });
       expect(finished.status?.phase).toBe('Succeeded');

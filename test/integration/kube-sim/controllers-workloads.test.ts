@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreEvent } from '../../../infra/kube-sim/store/object-store.ts';
 import { type KubeCli, kubeCli } from '../../helpers/kubectl.ts';
 import { type SimClients, startSimWithClients } from '../../helpers/sim.ts';
-import { until } from '../../helpers/wait.ts';
+import { stays, until } from '../../helpers/wait.ts';
 
 const merge = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 const UNPULLABLE = 'registry.example.com/missing';
@@ -581,8 +581,14 @@ describe('kube-sim workload controllers', () => {
       };
       await c.core.createNamespacedPod({ namespace: ns, body: pod });
       await c.sim.settle();
-      await new Promise((r) => setTimeout(r, 150));
-      const p = await c.core.readNamespacedPod({ namespace: ns, name: 'vol' });
+      const readVol = () => c.core.readNamespacedPod({ namespace: ns, name: 'vol' });
+      await stays(
+        async () =>
+          (await readVol()).status?.containerStatuses?.[0]?.state?.waiting?.reason === 'ContainerCreating',
+        150,
+        'the Pod in ContainerCreating while its Secret is missing',
+      );
+      const p = await readVol();
       expect(p.status?.phase).toBe('Pending');
       expect(p.status?.podIP).toBeUndefined();
       expect(p.status?.containerStatuses?.[0]?.state?.waiting).toEqual({ reason: 'ContainerCreating' });

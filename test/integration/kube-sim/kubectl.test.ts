@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import type { Sim } from '../../../infra/kube-sim/sim.ts';
 import { type KubeCli, kubeCli } from '../../helpers/kubectl.ts';
 import { startSimWithClients } from '../../helpers/sim.ts';
+import { until } from '../../helpers/wait.ts';
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment
@@ -163,6 +164,9 @@ describe('real kubectl against kube-sim', () => {
       ['apply', '-f', '-'],
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: short-lived\n  namespace: tools\n',
     );
+    const lists = () =>
+      sim.requests.entries({ verb: 'list', resource: '/configmaps', namespace: 'tools' }).length;
+    const listsBefore = lists();
     const waiting = cli.kubectl([
       'wait',
       '--for=delete',
@@ -171,7 +175,9 @@ describe('real kubectl against kube-sim', () => {
       'tools',
       '--timeout=20s',
     ]);
-    await new Promise((r) => setTimeout(r, 500));
+    // kubectl wait lists the object, then watches from that list: once the list is answered, a
+    // deletion reaches it through the watch (deleting before would test the not-found path instead).
+    await until(() => lists() > listsBefore, 'kubectl wait to list the ConfigMap', { intervalMs: 10 });
     const deleted = await cli.kubectl(['delete', 'configmap', 'short-lived', '-n', 'tools']);
     expect(deleted.stdout.trim()).toBe('configmap "short-lived" deleted');
     const waited = await waiting;

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgressEvent } from '../../../src/releases/events.ts';
 import { ApplyFailedError, MANAGED_BY_LABEL, RELEASE_LABEL } from '../../../src/releases/index.ts';
 import type { ReleaseObject } from '../../../src/storage/types.ts';
+import { ManualClock } from '../../helpers/manual-clock.ts';
 import { statusOf } from '../../helpers/sim.ts';
+import { until } from '../../helpers/wait.ts';
 import { appRelease, countRequests, type Harness, startHarness } from './harness.ts';
 
 let h: Harness;
@@ -79,9 +81,11 @@ describe('upgrade', () => {
   });
 
   it('stops informer caches left idle and lists again when they are needed', async () => {
-    const idle = await h.coldEngine({ cacheIdleTimeoutMs: 50 });
+    // Idle time is measured on the engine's clock: move it on instead of sleeping.
+    const clock = new ManualClock(Date.now());
+    const idle = await h.coldEngine({ cacheIdleTimeoutMs: 50, clock });
     expect((await idle.engine.upgrade(appRelease('shop', 'job-idle-1'))).outcome).toBe('noop');
-    await new Promise((r) => setTimeout(r, 150));
+    await clock.advance(150);
     h.c.sim.requests.reset();
     expect((await idle.engine.upgrade(appRelease('shop', 'job-idle-2'))).outcome).toBe('noop');
     const counts = countRequests(h.c.sim.requests.entries());
@@ -139,11 +143,27 @@ describe('upgrade', () => {
       k8s.PatchStrategy.MergePatch,
     );
     await h.c.core.deleteNamespacedService({ namespace: 'shop', name: 'shop-web' });
-    await waitForCache(async () => {
-      const cm = await h.c.core.readNamespacedConfigMap({ namespace: 'shop', name: 'shop-settings' });
-      return cm.data?.LOG_LEVEL === 'debug';
-    });
-    await new Promise((r) => setTimeout(r, 200)); // let the informers see both changes
+    await until(
+      async () => {
+        const cm = await h.c.core.readNamespacedConfigMap({ namespace: 'shop', name: 'shop-settings' });
+        return cm.data?.LOG_LEVEL === 'debug';
+      },
+      'the edit on the server',
+      { timeoutMs: 5_000, errors: 'throw' },
+    );
+    // The engine's informer caches (what observe() reads for objects it applied) see both changes.
+    const touched = input.objects.filter((o) => o.kind === 'ConfigMap' || o.kind === 'Service');
+    await until(
+      async () => {
+        const seen = await h.engine.observe('shop', touched);
+        const cm = seen.find((o) => o.ref.kind === 'ConfigMap')?.live as k8s.V1ConfigMap | undefined;
+        return (
+          cm?.data?.LOG_LEVEL === 'debug' && seen.find((o) => o.ref.kind === 'Service')?.live === undefined
+        );
+      },
+      'the informers to see the edit and the deletion',
+      { timeoutMs: 5_000, intervalMs: 10, errors: 'throw' },
+    );
 
     h.c.sim.requests.reset();
     const result = await h.engine.upgrade(input);
@@ -210,9 +230,11 @@ describe('upgrade', () => {
         appRelease('shop', `job-cap-${tag}`, { image: `registry.example/web:${tag}` }),
       );
     }
-    await waitForCache(() => capped.engine.history('shop').length === 3);
+    await until(() => capped.engine.history('shop').length === 3, 'the capped history', { timeoutMs: 5_000 });
     expect(capped.engine.history('shop').map((r) => r.revision)).toEqual([6, 7, 8]);
-    await waitForCache(() => h.engine.history('shop').length === 3);
+    await until(() => h.engine.history('shop').length === 3, 'the other engine to see the pruning', {
+      timeoutMs: 5_000,
+    });
   });
 
   it('uninstalls: objects deleted in reverse order, then the history', async () => {
@@ -252,11 +274,3 @@ describe('upgrade', () => {
     expect(claim.status?.phase).toBe('Bound');
   });
 });
-
-async function waitForCache(probe: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

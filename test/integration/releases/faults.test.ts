@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../../infra/kube-sim/server/faults.ts';
 import { TransientError } from '../../../src/core/errors.ts';
+import { until } from '../../helpers/wait.ts';
 import { appRelease, type Harness, startHarness } from './harness.ts';
 
 const FAULTS: FaultRule[] = [
@@ -69,20 +70,19 @@ describe('under injected faults', () => {
     h.c.sim.dropWatches();
     h.c.sim.faults.set(FAULTS);
     try {
-      const deadline = Date.now() + 10_000;
-      let outcome = '';
-      let applied: string[] = [];
       // The informer sees the deletion once it relisted: a repair re-creates only that object.
-      while (Date.now() < deadline) {
-        const result = await h.engine.upgrade(
-          appRelease('chaos', 'job-6', { image: 'registry.example/web:5' }),
-        );
-        outcome = result.outcome;
-        applied = result.applied.map((r) => `${r.kind}/${r.name}`);
-        if (outcome === 'repaired') break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(outcome).toBe('repaired');
+      // Upgrades must not fail meanwhile (errors: 'throw'); they may find nothing to repair yet.
+      const repaired = await until(
+        async () => {
+          const result = await h.engine.upgrade(
+            appRelease('chaos', 'job-6', { image: 'registry.example/web:5' }),
+          );
+          return result.outcome === 'repaired' && result;
+        },
+        'a repair once the informer relisted',
+        { timeoutMs: 10_000, intervalMs: 100, errors: 'throw' },
+      );
+      const applied = repaired.applied.map((r) => `${r.kind}/${r.name}`);
       expect(applied).toEqual(['ConfigMap/chaos-settings']);
       // A started informer lists again only after a 410: it did.
       expect(

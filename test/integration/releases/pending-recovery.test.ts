@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { INTERRUPTED } from '../../../src/releases/index.ts';
 import { killAll, ROOT, startProcess } from '../../helpers/processes.ts';
+import { until } from '../../helpers/wait.ts';
 import { appRelease, type Harness, startHarness } from './harness.ts';
 
 const FIXTURE = `${ROOT}test/fixtures/releases/crash-upgrade.ts`;
@@ -37,20 +38,19 @@ async function crashingUpgrade(release: string, holder: string, image: string, c
   return child;
 }
 
-async function until(probe: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** For the store cache of this process to see what a killed child left (read from memory: poll often). */
+const CACHE_WAIT = { timeoutMs: 10_000, intervalMs: 20, errors: 'throw' } as const;
 
 describe('a worker killed mid-upgrade', () => {
   it('another holder marks the pending revision failed (interrupted) and succeeds', async () => {
     await h.engine.upgrade(appRelease('crash', 'job-1'));
     // Killed after one of the three changed objects of revision 2 was applied.
     await crashingUpgrade('crash', 'job-2', 'registry.example/web:2', 'apply:2');
-    await until(() => h.engine.status('crash')?.status === 'pending-upgrade', 'the pending revision');
+    await until(
+      () => h.engine.status('crash')?.status === 'pending-upgrade',
+      'the pending revision',
+      CACHE_WAIT,
+    );
     expect(h.engine.status('crash')).toMatchObject({ revision: 2, holder: 'job-2' });
 
     const result = await h.engine.upgrade(appRelease('crash', 'job-3', { image: 'registry.example/web:3' }));
@@ -71,7 +71,7 @@ describe('a worker killed mid-upgrade', () => {
 
   it('the same holder continues the same revision (no duplicate), whether killed while waiting or finishing', async () => {
     await crashingUpgrade('crash', 'job-4', 'registry.example/web:4', 'wait');
-    await until(() => h.engine.status('crash')?.revision === 4, 'the pending revision 4');
+    await until(() => h.engine.status('crash')?.revision === 4, 'the pending revision 4', CACHE_WAIT);
     expect(h.engine.status('crash')).toMatchObject({ status: 'pending-upgrade', holder: 'job-4' });
 
     const resumed = await h.engine.upgrade({
@@ -91,7 +91,7 @@ describe('a worker killed mid-upgrade', () => {
 
     // Killed just before marking revision 5 deployed: the retry only finishes it.
     await crashingUpgrade('crash', 'job-5', 'registry.example/web:5', 'finish');
-    await until(() => h.engine.status('crash')?.revision === 5, 'the pending revision 5');
+    await until(() => h.engine.status('crash')?.revision === 5, 'the pending revision 5', CACHE_WAIT);
     h.c.sim.requests.reset();
     const finished = await h.engine.upgrade(
       appRelease('crash', 'job-5', { image: 'registry.example/web:5' }),

@@ -82,11 +82,17 @@ describe('a rollout that cannot finish', () => {
 
   it('an aborted wait leaves the revision pending; the next job marks it interrupted and goes on', async () => {
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new CancelledError('cancelled by an operator')), 300);
     const err = await h.engine
       .upgrade({
         ...appRelease('slow', 'job-8', { image: 'registry.example/broken:10' }),
         signal: controller.signal,
+        // Cancelled while the rollout wait sleeps: right after the waiter's first report of what
+        // it waits for (it then sleeps until a watch event, its poll, or the abort).
+        onProgress: (e) => {
+          if (e.step === 'wait' && e.message.startsWith('Waiting for') && !controller.signal.aborted) {
+            setImmediate(() => controller.abort(new CancelledError('cancelled by an operator')));
+          }
+        },
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CancelledError);
