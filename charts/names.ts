@@ -15,14 +15,16 @@
  * names of at most 30 characters and process types of at most 20 that never happens to
  * Deployments, Services or CronJobs, and Ingress names are cut before their hash is added.
  */
+import { LABEL_VALUE_MAX } from '../rules/labels.ts';
+import { DNS1123_LABEL_MAX } from '../rules/names.ts';
 import { sha256Hex } from './hash.ts';
 
+export { LABEL_VALUE_MAX };
+
 /** DNS-1123/1035 label: Deployment, Service and Ingress names here, Secret names, volume names. */
-export const DNS_LABEL_MAX = 63;
+export const DNS_LABEL_MAX = DNS1123_LABEL_MAX;
 /** A CronJob's name gets 11 characters appended for its Jobs' names, so it may have only 52. */
 export const CRONJOB_NAME_MAX = 52;
-/** Label values. */
-export const LABEL_VALUE_MAX = 63;
 /** Ingress names leave room for `-tls`, the name of their TLS Secret, within a DNS label. */
 export const INGRESS_NAME_MAX = DNS_LABEL_MAX - '-tls'.length;
 

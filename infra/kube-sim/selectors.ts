@@ -2,6 +2,7 @@
  * Label and field selectors as the API server parses them (k8s.io/apimachinery/pkg/labels,
  * pkg/fields). Parse errors become 400 BadRequest with upstream's wording.
  */
+import { LABEL_KEY as KEY, LABEL_VALUE as VALUE } from '../../rules/labels.ts';
 import { type StatusError, statusErrors } from './errors.ts';
 import type { KubeObject } from './types.ts';
 
@@ -14,10 +15,6 @@ export interface LabelSelector {
   matches(labels: Record<string, string> | undefined): boolean;
   readonly empty: boolean;
 }
-
-const KEY =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /** Splits on commas that are not inside parentheses (`a in (x,y),b`). */
 function splitTerms(selector: string): string[] {

@@ -5,6 +5,13 @@
  * functions of k8s.io/apimachinery/pkg/api/validation/generic.go. Each returns the list of
  * messages (empty when valid); callers wrap them into field errors.
  */
+
+import {
+  LABEL_VALUE_FORMAT as LABEL_VALUE_FMT,
+  LABEL_VALUE_MAX,
+  QUALIFIED_NAME_FORMAT as QUALIFIED_NAME_FMT,
+  QUALIFIED_NAME_MAX,
+} from '../../../rules/labels.ts';
 import {
   DNS1035_LABEL_FORMAT as DNS1035_LABEL_FMT,
   DNS1035_LABEL_MAX,
@@ -94,10 +101,8 @@ export function isWildcardDNS1123Subdomain(value: string): string[] {
   return errs;
 }
 
-const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
 const QUALIFIED_NAME_ERR =
   "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const QUALIFIED_NAME_MAX = 63;
 const QUALIFIED_NAME_RE = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 
 /** IsQualifiedName: label keys, annotation keys (lowercased by the caller), finalizers. */
@@ -128,10 +133,11 @@ export function isQualifiedName(value: string): string[] {
   return errs;
 }
 
-const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
 const LABEL_VALUE_ERR =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-export const LABEL_VALUE_MAX = 63;
+
+export { LABEL_VALUE_MAX };
+
 const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);
 
 /** IsValidLabelValue. */

@@ -1,30 +1,8 @@
 import { z } from 'zod';
+import { userAnnotations, userLabels } from '../../../rules/labels.ts';
+import { dns1123Subdomain } from '../../../rules/names.ts';
 import { defineContract } from '../contract.ts';
 import { appName, namespaceName } from './common.ts';
-
-const QUALIFIED_NAME =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-
-const labelKey = z
-  .string()
-  .max(317, 'must be at most 253 characters of prefix, "/", and 63 of name')
-  .regex(QUALIFIED_NAME, 'must be a qualified name such as team or example.com/team')
-  .refine((k) => (k.split('/').pop() ?? '').length <= 63, 'name part must be at most 63 characters');
-
-const labels = z.record(
-  labelKey,
-  z
-    .string()
-    .max(63, 'label values must be at most 63 characters')
-    .regex(LABEL_VALUE, 'label values must be alphanumeric with "-", "_", "." inside'),
-);
-const annotations = z
-  .record(labelKey, z.string())
-  .refine(
-    (a) => Object.entries(a).reduce((n, [k, v]) => n + k.length + v.length, 0) <= 256 * 1024,
-    'annotations must total at most 256 KiB',
-  );
 
 /** App properties (Dokku's `scheduler-k3s:set`). `null` resets a property to its default. */
 export const propertyValues = z
@@ -32,20 +10,14 @@ export const propertyValues = z
     namespace: namespaceName.nullable(),
     deployTimeoutSeconds: z.number().int().min(1).max(3600).nullable(),
     rollbackOnFailure: z.boolean().nullable(),
-    imagePullSecrets: z
-      .string()
-      .max(253)
-      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a Secret name')
-      .nullable(),
+    /** A Secret's name. */
+    imagePullSecrets: dns1123Subdomain().nullable(),
     ingressClass: z.enum(['nginx', 'traefik']).nullable(),
-    tlsIssuer: z
-      .string()
-      .max(253)
-      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a cert-manager issuer name')
-      .nullable(),
+    /** A cert-manager Issuer's or ClusterIssuer's name. */
+    tlsIssuer: dns1123Subdomain().nullable(),
     tlsIssuerKind: z.enum(['Issuer', 'ClusterIssuer']).nullable(),
-    labels: labels.nullable(),
-    annotations: annotations.nullable(),
+    labels: userLabels.nullable(),
+    annotations: userAnnotations.nullable(),
   })
   .partial()
   .strict();

@@ -10,11 +10,11 @@ import {
   processObjectName,
   type RenderedObject,
 } from '../../../charts/index.ts';
+import { LABEL_VALUE } from '../../../rules/labels.ts';
 import { LONG_APP, LONG_PROCESS, longNamesApp } from './long-names.ts';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /** Every labels map in an object, pod templates and job templates included. */
 function labelMaps(value: unknown, out: Record<string, string>[] = []): Record<string, string>[] {
