@@ -1,6 +1,6 @@
 /**
  * The release engine: upgrade (install when absent), rollback, uninstall, history and status of
- * releases, on top of a ReleaseStore (history in the cluster) and server-side apply.
+ * releases, on top of a ReleaseHistory (storage/release-history.ts) and server-side apply.
  *
  * Semantics (docs in each helper):
  * - Same content as the deployed revision and no drift → nothing is written, no revision.
@@ -19,12 +19,12 @@ import * as k8s from '@kubernetes/client-node';
 import { InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
 import type { KubeClients } from '../kube/client.ts';
 import type { RetryOptions } from '../kube/retry.ts';
+import type { ReleaseHistory } from '../storage/release-history.ts';
 import {
   type ObjectRef,
   type ReleaseContent,
   type ReleaseObject,
   type ReleaseStatus,
-  type ReleaseStore,
   RevisionExistsError,
   type RevisionInfo,
 } from '../storage/types.ts';
@@ -78,7 +78,8 @@ import type {
 export interface ReleaseEngineOptions {
   /** Clients (or a KubeConfig to build them from). */
   kube: KubeClients | k8s.KubeConfig;
-  store: ReleaseStore;
+  /** Where revisions are kept (the Secret driver; the in-memory one in tests). */
+  history: ReleaseHistory;
   /**
    * Key of the HMAC digests history keeps in place of Secret values (32 bytes or more; workers
    * pass Sealer.valueDigestKey(), derived from LONGSHORE_SECRET). Every engine sharing a storage
@@ -130,7 +131,7 @@ interface DeployParams {
 }
 
 export class ReleaseEngine {
-  private readonly store: ReleaseStore;
+  private readonly store: ReleaseHistory;
   private readonly live: LiveObjects;
   private readonly parts: EngineParts;
   private readonly defaultTimeoutMs: number;
@@ -143,7 +144,7 @@ export class ReleaseEngine {
   constructor(options: ReleaseEngineOptions) {
     const kc = options.kube instanceof k8s.KubeConfig ? options.kube : options.kube.kc;
     const objects = DiscoveringObjectApi.forConfig(kc);
-    this.store = options.store;
+    this.store = options.history;
     this.digester = new ValueDigester(options.secretDigestKey);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 300_000;
     const retry = options.retry ?? {};
@@ -159,7 +160,7 @@ export class ReleaseEngine {
     this.fieldManager = options.fieldManager ?? 'longshore';
     this.observer = new LiveObserver(this.store, this.live, objects, retry);
     this.parts = {
-      store: this.store,
+      history: this.store,
       live: this.live,
       writer: new ObjectWriter(objects, this.live, this.fieldManager, retry),
       historyMax: options.historyMax ?? 10,
@@ -404,7 +405,6 @@ export class ReleaseEngine {
       return { ...resultBase(last, recovered), outcome: 'noop', changed: false, applied: [], deleted: [] };
     }
     const revision = (last?.revision ?? 0) + 1;
-    if (!this.store.getApp(p.app)) await this.store.ensureApp(p.app);
     const info = await this.createRevision(p, revision, deployed);
     p.emit('revision', `revision ${revision} ${info.status}`, { percent: 10, revision });
     return this.runRevision(p, info, deployed, recovered);

@@ -9,7 +9,8 @@
 import type * as k8s from '@kubernetes/client-node';
 import { isNotFound } from '../kube/errors.ts';
 import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
-import type { ObjectRef, ReleaseObject, ReleaseStore } from '../storage/types.ts';
+import type { ReleaseHistoryReader } from '../storage/release-history.ts';
+import type { ObjectRef, ReleaseObject } from '../storage/types.ts';
 import type { LiveObjects } from './live-objects.ts';
 import { describeRef, keyOf, refOf } from './objects.ts';
 import { possiblyLive } from './plan.ts';
@@ -22,7 +23,7 @@ export interface Observed {
 
 export class LiveObserver {
   constructor(
-    private readonly store: ReleaseStore,
+    private readonly store: ReleaseHistoryReader,
     private readonly live: LiveObjects,
     private readonly objects: k8s.KubernetesObjectApi,
     private readonly retry: RetryOptions,

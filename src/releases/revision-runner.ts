@@ -4,7 +4,8 @@
  * wait for what was applied, then record the outcome in history.
  */
 import { CancelledError, TransientError } from '../core/errors.ts';
-import type { ObjectRef, ReleaseObject, ReleaseStore, RevisionInfo } from '../storage/types.ts';
+import type { ReleaseHistory } from '../storage/release-history.ts';
+import type { ObjectRef, ReleaseObject, RevisionInfo } from '../storage/types.ts';
 import { sortForDelete } from './apply-order.ts';
 import { findDrift } from './drift.ts';
 import { ApplyFailedError, RolloutFailedError, RolloutTimeoutError } from './errors.ts';
@@ -27,7 +28,7 @@ export interface ResolvedWait {
 }
 
 export interface EngineParts {
-  store: ReleaseStore;
+  history: ReleaseHistory;
   live: LiveObjects;
   writer: ObjectWriter;
   historyMax: number;
@@ -210,13 +211,13 @@ export async function finishRevision(
   emit('finish', `revision ${revision}: ${description}`, { percent: 95, revision });
   // Deployed first, superseded after: a crash in between leaves two deployed revisions (the
   // newest counts, and the next finish supersedes the other), never none.
-  const info = await parts.store.setStatus(release, revision, 'deployed', description);
-  for (const older of parts.store.history(release)) {
+  const info = await parts.history.setStatus(release, revision, 'deployed', description);
+  for (const older of parts.history.history(release)) {
     if (older.revision !== revision && older.status === 'deployed') {
-      await parts.store.setStatus(release, older.revision, 'superseded', older.description);
+      await parts.history.setStatus(release, older.revision, 'superseded', older.description);
     }
   }
-  await parts.store.prune(release, parts.historyMax);
+  await parts.history.prune(release, parts.historyMax);
   return info;
 }
 
