@@ -37,7 +37,7 @@ import {
 import { deleteRelease, prune, sweepOrphans } from './pruner.ts';
 import type { ReleaseHistory } from './release-history.ts';
 import { rewriteRevision } from './revision-rewriter.ts';
-import { createRevision } from './revision-writer.ts';
+import { createRevision, validateRevisionInput } from './revision-writer.ts';
 import { SecretApi } from './secret-api.ts';
 import {
   type CreateRevisionInput,
@@ -183,6 +183,8 @@ export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, Store
   }
 
   async create(input: CreateRevisionInput): Promise<RevisionInfo> {
+    // Checked before the app record is ensured: bad input writes nothing (the contract test).
+    validateRevisionInput(input);
     const appRecord = await ensureAppSecret(this.ctx, input.app, {});
     return createRevision(this.ctx, input, appRecord);
   }
