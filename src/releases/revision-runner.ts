@@ -9,12 +9,11 @@ import type { ObjectRef, ReleaseObject, RevisionInfo } from '../storage/types.ts
 import { sortForDelete } from './apply-order.ts';
 import { findDrift } from './drift.ts';
 import { ApplyFailedError, RolloutFailedError, RolloutTimeoutError } from './errors.ts';
-import type { LiveObjects } from './live-objects.ts';
-import type { ObjectWriter } from './object-writer.ts';
 import { describeRef, RELEASE_LABEL } from './objects.ts';
 import { type DesiredObject, planObjects, possiblyLive } from './plan.ts';
 import type { Emit } from './progress.ts';
 import { describeLeak, findPullSecretLeak } from './pull-secret-leaks.ts';
+import type { LiveReader, ObjectWrites } from './release-cluster.ts';
 import { type WaitTarget, waitForTargets } from './waiter.ts';
 
 export interface Desired extends DesiredObject {
@@ -29,8 +28,8 @@ export interface ResolvedWait {
 
 export interface EngineParts {
   history: ReleaseHistory;
-  live: LiveObjects;
-  writer: ObjectWriter;
+  live: LiveReader;
+  writer: ObjectWrites;
   historyMax: number;
   pollMs: number;
   /** Problems the pods of these workloads report, for a failed or timed-out wait's message. */
@@ -235,7 +234,7 @@ function permanentOr(err: unknown, make: (reason: string) => Error): unknown {
  * docs/apps.md "Names"), and deleting it would delete that app's object.
  */
 export async function otherRelease(
-  live: LiveObjects,
+  live: LiveReader,
   ref: ObjectRef,
   release: string,
   signal?: AbortSignal,
