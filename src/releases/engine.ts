@@ -1,6 +1,8 @@
 /**
  * The release engine: upgrade (install when absent), rollback, uninstall, history and status of
- * releases, on top of a ReleaseHistory (storage/release-history.ts) and server-side apply.
+ * releases, on top of a ReleaseHistory (storage/release-history.ts) and a ReleaseCluster
+ * (release-cluster.ts: live objects from informer caches, server-side apply). Both are interfaces,
+ * so the decisions below are tested in memory (test/unit/releases/engine-decisions.test.ts).
  *
  * Semantics (docs in each helper):
  * - Same content as the deployed revision and no drift → nothing is written, no revision.
