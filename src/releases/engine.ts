@@ -1,6 +1,8 @@
 /**
  * The release engine: upgrade (install when absent), rollback, uninstall, history and status of
- * releases, on top of a ReleaseStore (history in the cluster) and server-side apply.
+ * releases, on top of a ReleaseHistory (storage/release-history.ts) and a ReleaseCluster
+ * (release-cluster.ts: live objects from informer caches, server-side apply). Both are interfaces,
+ * so the decisions below are tested in memory (test/unit/releases/engine-decisions.test.ts).
  *
  * Semantics (docs in each helper):
  * - Same content as the deployed revision and no drift → nothing is written, no revision.
@@ -17,15 +19,15 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import type { Clock } from '../core/clock.ts';
-import { InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
+import { ConfigError, InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
 import type { KubeClients } from '../kube/client.ts';
 import type { RetryOptions } from '../kube/retry.ts';
+import type { ReleaseHistory } from '../storage/release-history.ts';
 import {
   type ObjectRef,
   type ReleaseContent,
   type ReleaseObject,
   type ReleaseStatus,
-  type ReleaseStore,
   RevisionExistsError,
   type RevisionInfo,
 } from '../storage/types.ts';
@@ -37,15 +39,13 @@ import {
   ReleaseNotFoundError,
   RevisionNotFoundError,
 } from './errors.ts';
-import { LiveObjects } from './live-objects.ts';
-import { DiscoveringObjectApi } from './object-api.ts';
-import { ObjectWriter } from './object-writer.ts';
+import { kubeReleaseCluster } from './kube-release-cluster.ts';
 import { describeRef, keyOf, refOf, withReleaseLabels } from './objects.ts';
 import { LiveObserver, type Observed } from './observe.ts';
 import { decideRecovery, possiblyLive, rollbackDescription } from './plan.ts';
-import { diagnoseRollouts } from './pod-diagnosis.ts';
 import { type Emit, progressEmitter } from './progress.ts';
 import { type RedactionReport, redactHistory } from './redact-history.ts';
+import type { ReleaseCluster } from './release-cluster.ts';
 import {
   type Desired,
   type EngineParts,
@@ -77,9 +77,15 @@ import type {
 } from './types.ts';
 
 export interface ReleaseEngineOptions {
-  /** Clients (or a KubeConfig to build them from). */
-  kube: KubeClients | k8s.KubeConfig;
-  store: ReleaseStore;
+  /** Clients (or a KubeConfig to build them from). Required unless `cluster` is given. */
+  kube?: KubeClients | k8s.KubeConfig;
+  /**
+   * The cluster's objects as the engine sees them (release-cluster.ts). Default: built from `kube`
+   * (kube-release-cluster.ts). Engine decision tests pass an in-memory one.
+   */
+  cluster?: ReleaseCluster;
+  /** Where revisions are kept (the Secret driver; the in-memory one in tests). */
+  history: ReleaseHistory;
   /**
    * Key of the HMAC digests history keeps in place of Secret values (32 bytes or more; workers
    * pass Sealer.valueDigestKey(), derived from LONGSHORE_SECRET). Every engine sharing a storage
@@ -92,11 +98,11 @@ export interface ReleaseEngineOptions {
   historyMax?: number;
   /** Default wait deadline (default 300 s, as Helm's --timeout). */
   defaultTimeoutMs?: number;
-  /** In-attempt retries of API calls (default: 5 attempts from 100 ms). */
+  /** In-attempt retries of API calls (default: 5 attempts from 100 ms; with `kube`). */
   retry?: RetryOptions;
   /** How often a wait re-reads the informer caches (memory only; default 100 ms). */
   pollMs?: number;
-  /** Informer caches of live objects unused this long are stopped (default 15 minutes). */
+  /** Informer caches of live objects unused this long are stopped (default 15 minutes; with `kube`). */
   cacheIdleTimeoutMs?: number;
   /** The clock that idle time is measured on (default: the system clock); tests pass a manual one. */
   clock?: Clock;
@@ -133,43 +139,42 @@ interface DeployParams {
 }
 
 export class ReleaseEngine {
-  private readonly store: ReleaseStore;
-  private readonly live: LiveObjects;
+  private readonly store: ReleaseHistory;
+  private readonly cluster: ReleaseCluster;
   private readonly parts: EngineParts;
   private readonly defaultTimeoutMs: number;
-  private readonly defaultNamespace: string;
   private readonly observer: LiveObserver;
   /** The server-side apply field manager this engine writes as. */
   readonly fieldManager: string;
   private readonly digester: ValueDigester;
 
   constructor(options: ReleaseEngineOptions) {
-    const kc = options.kube instanceof k8s.KubeConfig ? options.kube : options.kube.kc;
-    const objects = DiscoveringObjectApi.forConfig(kc);
-    this.store = options.store;
+    this.store = options.history;
     this.digester = new ValueDigester(options.secretDigestKey);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 300_000;
-    const retry = options.retry ?? {};
-    const context = kc.getContextObject(kc.getCurrentContext());
-    this.defaultNamespace = context?.namespace ?? 'default';
-    this.live = new LiveObjects({
-      kc,
-      objects,
-      retry,
-      ...(options.cacheIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.cacheIdleTimeoutMs } : {}),
+    this.fieldManager = options.fieldManager ?? 'longshore';
+    this.cluster = options.cluster ?? this.kubeCluster(options);
+    this.observer = new LiveObserver(this.store, this.cluster);
+    this.parts = {
+      history: this.store,
+      live: this.cluster.live,
+      writer: this.cluster.writer,
+      historyMax: options.historyMax ?? 10,
+      pollMs: options.pollMs ?? 100,
+      diagnose: (refs) => this.cluster.diagnose(refs),
+    };
+  }
+
+  private kubeCluster(options: ReleaseEngineOptions): ReleaseCluster {
+    if (!options.kube) throw new ConfigError('the release engine needs `kube` (or a `cluster`)');
+    const kc = options.kube instanceof k8s.KubeConfig ? options.kube : options.kube.kc;
+    return kubeReleaseCluster(kc, {
+      fieldManager: this.fieldManager,
+      retry: options.retry ?? {},
+      ...(options.cacheIdleTimeoutMs !== undefined ? { cacheIdleTimeoutMs: options.cacheIdleTimeoutMs } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.onInformerError ? { onInformerError: options.onInformerError } : {}),
     });
-    this.fieldManager = options.fieldManager ?? 'longshore';
-    this.observer = new LiveObserver(this.store, this.live, objects, retry);
-    this.parts = {
-      store: this.store,
-      live: this.live,
-      writer: new ObjectWriter(objects, this.live, this.fieldManager, retry),
-      historyMax: options.historyMax ?? 10,
-      pollMs: options.pollMs ?? 100,
-      diagnose: (refs) => diagnoseRollouts(kc, this.live, refs),
-    };
   }
 
   /** Installs or upgrades a release; see the file comment for no-op, repair and recovery. */
@@ -243,7 +248,7 @@ export class ReleaseEngine {
     const deleted: ObjectRef[] = [];
     for (const [i, ref] of ordered.entries()) {
       throwIfAborted(input.signal);
-      const owner = await otherRelease(this.live, ref, input.release, input.signal);
+      const owner = await otherRelease(this.cluster.live, ref, input.release, input.signal);
       if (owner) {
         emit('uninstall', `keeping ${describeRef(ref)}: it is live as an object of release ${owner}`, {
           revision: last.revision,
@@ -335,10 +340,10 @@ export class ReleaseEngine {
     signal?: AbortSignal,
     later: readonly ReleaseObject[] = [],
   ): Promise<LiveValues> {
-    const live = await this.live.get(refOf(stored), signal);
+    const live = await this.cluster.live.get(refOf(stored), signal);
     const cached = valuesFromLive(stored, live, this.digester, later);
     if (cached.lost.length === 0) return cached;
-    const fresh = await this.observer.fromServer(refOf(stored), signal);
+    const fresh = await this.cluster.fromServer(refOf(stored), signal);
     return valuesFromLive(stored, fresh, this.digester, later);
   }
 
@@ -386,7 +391,7 @@ export class ReleaseEngine {
 
   /** Stops the informers. */
   async stop(): Promise<void> {
-    await this.live.stop();
+    await this.cluster.stop();
   }
 
   private async deploy(p: DeployParams): Promise<UpgradeResult> {
@@ -408,7 +413,6 @@ export class ReleaseEngine {
       return { ...resultBase(last, recovered), outcome: 'noop', changed: false, applied: [], deleted: [] };
     }
     const revision = (last?.revision ?? 0) + 1;
-    if (!this.store.getApp(p.app)) await this.store.ensureApp(p.app);
     const info = await this.createRevision(p, revision, deployed);
     p.emit('revision', `revision ${revision} ${info.status}`, { percent: 10, revision });
     return this.runRevision(p, info, deployed, recovered);
@@ -620,8 +624,8 @@ export class ReleaseEngine {
         );
       }
       const labeled = withReleaseLabels(object, release);
-      const { namespaced } = await this.live.resource(object.apiVersion, object.kind);
-      if (namespaced) labeled.metadata.namespace ??= this.defaultNamespace;
+      const { namespaced } = await this.cluster.live.resource(object.apiVersion, object.kind);
+      if (namespaced) labeled.metadata.namespace ??= this.cluster.defaultNamespace;
       else delete labeled.metadata.namespace;
       const key = keyOf(refOf(labeled));
       if (seen.has(key)) {

@@ -7,12 +7,11 @@
  * by another tool) lacks the managed-by label the caches select on.
  */
 import type * as k8s from '@kubernetes/client-node';
-import { isNotFound } from '../kube/errors.ts';
-import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
-import type { ObjectRef, ReleaseObject, ReleaseStore } from '../storage/types.ts';
-import type { LiveObjects } from './live-objects.ts';
-import { describeRef, keyOf, refOf } from './objects.ts';
+import type { ReleaseHistoryReader } from '../storage/release-history.ts';
+import type { ObjectRef, ReleaseObject } from '../storage/types.ts';
+import { keyOf, refOf } from './objects.ts';
 import { possiblyLive } from './plan.ts';
+import type { ReleaseCluster } from './release-cluster.ts';
 
 export interface Observed {
   ref: ObjectRef;
@@ -22,10 +21,8 @@ export interface Observed {
 
 export class LiveObserver {
   constructor(
-    private readonly store: ReleaseStore,
-    private readonly live: LiveObjects,
-    private readonly objects: k8s.KubernetesObjectApi,
-    private readonly retry: RetryOptions,
+    private readonly store: ReleaseHistoryReader,
+    private readonly cluster: Pick<ReleaseCluster, 'live' | 'fromServer'>,
   ) {}
 
   /** The live copy of each object (objects with their namespace set, as charts render them). */
@@ -41,8 +38,8 @@ export class LiveObserver {
       objects.map(async (object) => {
         const ref = refOf(object);
         const live = known.has(keyOf(ref))
-          ? await this.live.get(ref, signal)
-          : await this.fromServer(ref, signal);
+          ? await this.cluster.live.get(ref, signal)
+          : await this.cluster.fromServer(ref, signal);
         return { ref, live };
       }),
     );
@@ -50,26 +47,6 @@ export class LiveObserver {
 
   /** Every object longshore manages of a namespaced kind, in all namespaces (a cluster-wide cache). */
   managedEverywhere(apiVersion: string, kind: string, signal?: AbortSignal): Promise<k8s.KubernetesObject[]> {
-    return this.live.listEverywhere(apiVersion, kind, signal);
-  }
-
-  /** The object as the API server has it now (undefined when there is none), past any cache. */
-  fromServer(ref: ObjectRef, signal?: AbortSignal): Promise<k8s.KubernetesObject | undefined> {
-    return withKubeRetry(
-      `read ${describeRef(ref)}`,
-      async () => {
-        try {
-          return await this.objects.read({
-            apiVersion: ref.apiVersion,
-            kind: ref.kind,
-            metadata: { name: ref.name, ...(ref.namespace ? { namespace: ref.namespace } : {}) },
-          });
-        } catch (err) {
-          if (isNotFound(err)) return undefined;
-          throw err;
-        }
-      },
-      { ...this.retry, ...(signal ? { signal } : {}) },
-    );
+    return this.cluster.live.listEverywhere(apiVersion, kind, signal);
   }
 }

@@ -10,7 +10,8 @@
  * the cluster, and for an app's releases before a job reads them (a worker of an older build may
  * have written some since).
  */
-import { type ReleaseStore, UnreadableRevisionError } from '../storage/types.ts';
+import type { ReleaseHistory } from '../storage/release-history.ts';
+import { type ReleaseContent, UnreadableRevisionError } from '../storage/types.ts';
 import { redactContent, type ValueDigester } from './secret-values.ts';
 
 export interface RedactionReport {
@@ -21,7 +22,7 @@ export interface RedactionReport {
 }
 
 export async function redactHistory(
-  store: ReleaseStore,
+  store: ReleaseHistory,
   digester: ValueDigester,
   releases: readonly string[] = store.releases(),
 ): Promise<RedactionReport> {
@@ -34,7 +35,7 @@ export async function redactHistory(
         continue;
       }
       if (!info.objects.some((o) => o.kind === 'Secret')) continue;
-      let content: Awaited<ReturnType<ReleaseStore['read']>>;
+      let content: ReleaseContent;
       try {
         content = await store.read(release, info.revision);
       } catch (err) {

@@ -4,16 +4,16 @@
  * wait for what was applied, then record the outcome in history.
  */
 import { CancelledError, TransientError } from '../core/errors.ts';
-import type { ObjectRef, ReleaseObject, ReleaseStore, RevisionInfo } from '../storage/types.ts';
+import type { ReleaseHistory } from '../storage/release-history.ts';
+import type { ObjectRef, ReleaseObject, RevisionInfo } from '../storage/types.ts';
 import { sortForDelete } from './apply-order.ts';
 import { findDrift } from './drift.ts';
 import { ApplyFailedError, RolloutFailedError, RolloutTimeoutError } from './errors.ts';
-import type { LiveObjects } from './live-objects.ts';
-import type { ObjectWriter } from './object-writer.ts';
 import { describeRef, RELEASE_LABEL } from './objects.ts';
 import { type DesiredObject, planObjects, possiblyLive } from './plan.ts';
 import type { Emit } from './progress.ts';
 import { describeLeak, findPullSecretLeak } from './pull-secret-leaks.ts';
+import type { LiveReader, ObjectWrites } from './release-cluster.ts';
 import { type WaitTarget, waitForTargets } from './waiter.ts';
 
 export interface Desired extends DesiredObject {
@@ -27,9 +27,9 @@ export interface ResolvedWait {
 }
 
 export interface EngineParts {
-  store: ReleaseStore;
-  live: LiveObjects;
-  writer: ObjectWriter;
+  history: ReleaseHistory;
+  live: LiveReader;
+  writer: ObjectWrites;
   historyMax: number;
   pollMs: number;
   /** Problems the pods of these workloads report, for a failed or timed-out wait's message. */
@@ -210,13 +210,13 @@ export async function finishRevision(
   emit('finish', `revision ${revision}: ${description}`, { percent: 95, revision });
   // Deployed first, superseded after: a crash in between leaves two deployed revisions (the
   // newest counts, and the next finish supersedes the other), never none.
-  const info = await parts.store.setStatus(release, revision, 'deployed', description);
-  for (const older of parts.store.history(release)) {
+  const info = await parts.history.setStatus(release, revision, 'deployed', description);
+  for (const older of parts.history.history(release)) {
     if (older.revision !== revision && older.status === 'deployed') {
-      await parts.store.setStatus(release, older.revision, 'superseded', older.description);
+      await parts.history.setStatus(release, older.revision, 'superseded', older.description);
     }
   }
-  await parts.store.prune(release, parts.historyMax);
+  await parts.history.prune(release, parts.historyMax);
   return info;
 }
 
@@ -234,7 +234,7 @@ function permanentOr(err: unknown, make: (reason: string) => Error): unknown {
  * docs/apps.md "Names"), and deleting it would delete that app's object.
  */
 export async function otherRelease(
-  live: LiveObjects,
+  live: LiveReader,
   ref: ObjectRef,
   release: string,
   signal?: AbortSignal,

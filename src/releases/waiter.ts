@@ -5,7 +5,7 @@
  * than a 1-second one, and a finished rollout is noticed when its status arrives, not a poll later.
  */
 import type { ObjectRef } from '../storage/types.ts';
-import type { LiveObjects } from './live-objects.ts';
+import type { LiveReader } from './release-cluster.ts';
 import { claimReadiness, deploymentReadiness, type Readiness } from './rollout.ts';
 
 export interface WaitTarget {
@@ -26,7 +26,7 @@ export interface WaitProgress {
 }
 
 export async function waitForTargets(
-  live: LiveObjects,
+  live: LiveReader,
   targets: readonly WaitTarget[],
   options: { timeoutMs: number; signal?: AbortSignal; pollMs?: number; onProgress?(p: WaitProgress): void },
 ): Promise<WaitResult> {
@@ -47,7 +47,7 @@ export async function waitForTargets(
   async function loop(): Promise<WaitResult> {
     for (;;) {
       if (options.signal?.aborted) return { state: 'aborted', reason: options.signal.reason };
-      // Through LiveObjects each round: a memory read, and it keeps the caches marked as in use.
+      // Through the LiveReader each round: a memory read, and it keeps the caches marked as in use.
       const objects = await Promise.all(targets.map((t) => live.get(t.ref, options.signal)));
       const states = targets.map((target, i): Readiness => {
         const object = objects[i];

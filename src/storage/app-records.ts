@@ -1,85 +1,64 @@
 /**
- * App records: one Secret per app (`longshore.app.<app>`) holding its identity, settings and
- * creation time, created with the app's first release. Every release Secret of the app is its
- * dependent, so deleting the record lets the cluster's garbage collector remove the app's whole
- * release history, chunks included.
+ * AppRecords: one record per app, created with its first release, holding the app's identity and
+ * the spec its last successful job saved (docs/apps.md, "Which spec a job builds on"). In the
+ * Secret driver the record owns every release Secret of the app, so deleting it removes the app's
+ * whole history.
+ *
+ * The spec is typed, but storage may not import src/apps (layers: workers → releases → storage):
+ * the type is a parameter, and the record store decodes the stored JSON with a SpecCodec the
+ * worker layer supplies (src/workers/app-state.ts `appSpecCodec`, the AppSpec schema). Storage
+ * itself only keeps JSON. A stored spec the codec refuses does not hide the record: `spec` is then
+ * absent and `unreadableSpec` says why, so the caller decides (a job refuses to build on it).
+ *
+ * Stored format (docs/storage-format.md, "App records"): the spec is the `spec` key of the
+ * record's `settings` JSON, as records written before this interface have it, so both read alike.
  */
-import type { V1Secret } from '@kubernetes/client-node';
-import { InvalidInputError, TransientError } from '../core/errors.ts';
-import { canonicalJson } from './canonical-json.ts';
-import type { StorageContext } from './context.ts';
-import { ANNOTATION_CREATED_AT, appRecordName, LABEL_APP, nameProblem, SETTINGS_KEY } from './names.ts';
-import { buildAppRecord } from './secret-builders.ts';
-import type { AppRecord } from './types.ts';
 
-export function toAppRecord(secret: V1Secret): AppRecord {
-  let settings: Record<string, unknown> = {};
-  const raw = secret.data?.[SETTINGS_KEY];
-  if (raw) {
-    try {
-      const parsed: unknown = JSON.parse(Buffer.from(raw, 'base64').toString('utf8'));
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-        settings = parsed as Record<string, unknown>;
-    } catch {
-      // A record whose settings were edited into invalid JSON still identifies the app.
-    }
-  }
-  const created = secret.metadata?.creationTimestamp;
-  return {
-    app: secret.metadata?.labels?.[LABEL_APP] ?? '',
-    uid: secret.metadata?.uid ?? '',
-    createdAt:
-      secret.metadata?.annotations?.[ANNOTATION_CREATED_AT] ??
-      (created ? new Date(created).toISOString() : ''),
-    settings,
-  };
+/** Decodes a stored spec (parsed JSON) into its type; throws an Error saying what is wrong. */
+export interface SpecCodec<Spec> {
+  decode(stored: unknown): Spec;
 }
 
-/** The app's record Secret, from the cache, or created (with `settings`) when missing. */
-export async function ensureAppSecret(
-  ctx: StorageContext,
-  app: string,
-  settings: Record<string, unknown>,
-): Promise<V1Secret> {
-  const problem = nameProblem('app', app);
-  if (problem) throw new InvalidInputError([{ path: 'app', message: problem }], 'app name');
-  const name = appRecordName(app);
-  const cached = ctx.apps.get(ctx.namespace, name);
-  if (cached?.metadata?.uid) return cached;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const outcome = await ctx.api.create(buildAppRecord(app, settings, ctx.now()));
-    if ('created' in outcome) {
-      ctx.apps.wrote(outcome.created);
-      return outcome.created;
-    }
-    // Created by another worker (or by our own attempt whose answer was lost): use it as it is.
-    const live = await ctx.api.get(name);
-    if (live) {
-      ctx.apps.wrote(live);
-      return live;
-    }
-  }
-  throw new TransientError(`the record of app ${app} keeps disappearing while it is created`);
+/** A codec that keeps the JSON as it is: for code that does not know the spec's type. */
+export const RAW_SPEC: SpecCodec<unknown> = { decode: (stored) => stored };
+
+export interface AppRecord<Spec = unknown> {
+  app: string;
+  uid: string;
+  createdAt: string;
+  /** The saved spec; absent until a job saved one (or when it cannot be decoded). */
+  spec?: Spec;
+  /** Why the stored spec cannot be decoded (the codec's message), when it cannot. */
+  unreadableSpec?: string;
+}
+
+export interface AppRecords<Spec = unknown> {
+  /** The app's record, from memory (no request). */
+  get(app: string): AppRecord<Spec> | undefined;
+  /** The app's record, created (without a spec) when missing. InvalidInputError for a bad app name. */
+  ensure(app: string): Promise<AppRecord<Spec>>;
+  /**
+   * Saves the app's spec (creating the record when missing). Writes nothing when the stored spec is
+   * already equal (canonical JSON), so an unchanged redeploy stays write-free.
+   */
+  saveSpec(app: string, spec: Spec): Promise<AppRecord<Spec>>;
+  /** Deletes the record and with it every revision of the app's releases. */
+  delete(app: string): Promise<void>;
 }
 
 /**
- * Replaces the app's settings (creating the record when missing). Writes nothing when they are
- * already equal (canonical JSON), so an unchanged redeploy stays write-free. One writer per app at
- * a time (the per-app job order), so a merge patch of the one data key needs no resourceVersion.
+ * The record with its stored spec decoded, or with `unreadableSpec` when the codec refuses it
+ * (both drivers read specs through this).
  */
-export async function writeAppSettings(
-  ctx: StorageContext,
-  app: string,
-  settings: Record<string, unknown>,
-): Promise<V1Secret> {
-  const secret = await ensureAppSecret(ctx, app, settings);
-  const wanted = canonicalJson(settings);
-  if (canonicalJson(toAppRecord(secret).settings) === wanted) return secret;
-  const patched = await ctx.api.patchMerge(appRecordName(app), {
-    data: { [SETTINGS_KEY]: Buffer.from(wanted).toString('base64') },
-  });
-  if (!patched)
-    throw new TransientError(`the record of app ${app} was deleted while its settings were written`);
-  ctx.apps.wrote(patched);
-  return patched;
+export function withDecodedSpec<Spec>(
+  record: AppRecord<Spec>,
+  stored: unknown,
+  codec: SpecCodec<Spec>,
+): AppRecord<Spec> {
+  if (stored === undefined) return record;
+  try {
+    return { ...record, spec: codec.decode(stored) };
+  } catch (err) {
+    return { ...record, unreadableSpec: err instanceof Error ? err.message : String(err) };
+  }
 }

@@ -1,5 +1,15 @@
-/** Release storage: the contract (types.ts) and its Secret-backed driver. Format: docs/storage-format.md. */
+/**
+ * Release storage: its data (types.ts), the interfaces code is written against (ReleaseHistory,
+ * AppRecords, StoreMaintenance), the Secret-backed driver and the in-memory one.
+ * Format: docs/storage-format.md.
+ */
 
+export {
+  type AppRecord,
+  type AppRecords,
+  RAW_SPEC,
+  type SpecCodec,
+} from './app-records.ts';
 export type { StoreHooks, WriteStep } from './context.ts';
 export { contentDigest } from './entries.ts';
 export {
@@ -8,6 +18,10 @@ export {
   REQUEST_BODY_LIMIT,
   SECRET_DATA_LIMIT,
 } from './limits.ts';
+export type { StoreMaintenance } from './maintenance.ts';
+export { MemoryAppRecords, type MemoryAppRecordsOptions } from './memory-app-records.ts';
+export { MemoryReleaseHistory, type MemoryReleaseHistoryOptions } from './memory-history.ts';
 export { DEFAULT_NAMESPACE } from './names.ts';
+export type { ReleaseHistory, ReleaseHistoryReader } from './release-history.ts';
 export { SecretReleaseStore, type SecretReleaseStoreOptions, STORE_DEFAULTS } from './secret-store.ts';
 export * from './types.ts';

@@ -8,14 +8,18 @@ import { allIndexes, revisionsOf, type StorageContext, step } from './context.ts
 import type { IndexEntry } from './index-view.ts';
 import { chunksOf } from './manifest.ts';
 import { ANNOTATION_CHUNKS_OWNED, INDEX_PREFIX, LABEL_RELEASE, selectorFor } from './names.ts';
+import type { RevisionInfo } from './types.ts';
 
 export interface PruneResult {
   revisions: number;
   chunks: number;
 }
 
-/** Revisions to delete so that `keep` remain, sparing the newest deployed one (as Helm's history max). */
-export function revisionsOverCap(revisions: IndexEntry[], keep: number): IndexEntry[] {
+/**
+ * Revisions to delete so that `keep` remain, sparing the newest deployed one (as Helm's history
+ * max). Shared by both drivers (memory-history.ts), so they prune alike.
+ */
+export function revisionsOverCap<T extends { info: RevisionInfo }>(revisions: T[], keep: number): T[] {
   if (keep <= 0 || revisions.length <= keep) return [];
   const sorted = [...revisions].sort((a, b) => a.info.revision - b.info.revision);
   const lastDeployed = sorted.filter((r) => r.info.status === 'deployed').at(-1);

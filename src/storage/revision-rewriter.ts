@@ -19,7 +19,7 @@
  */
 import type { V1Secret } from '@kubernetes/client-node';
 import { NotFoundError, TransientError } from '../core/errors.ts';
-import { ensureAppSecret } from './app-records.ts';
+import { ensureAppSecret } from './app-record-secrets.ts';
 import { markOwned, ownChunks } from './chunk-ownership.ts';
 import { writeChunk } from './chunk-writer.ts';
 import { allIndexes, revisionsOf, type StorageContext, step } from './context.ts';

@@ -40,7 +40,8 @@ import {
   type RevisionInfo,
 } from './types.ts';
 
-function validate(input: CreateRevisionInput): void {
+/** The checks of `create`'s input (shared with the in-memory driver). */
+export function validateRevisionInput(input: CreateRevisionInput): void {
   const issues: { path: string; message: string }[] = [];
   const app = nameProblem('app', input.app);
   if (app) issues.push({ path: 'app', message: app });
@@ -199,7 +200,7 @@ export async function createRevision(
   input: CreateRevisionInput,
   appRecord: V1Secret,
 ): Promise<RevisionInfo> {
-  validate(input);
+  validateRevisionInput(input);
   await step(ctx, 'app', appRecord.metadata?.name ?? '');
   const name = indexName(input.release, input.revision);
   const encoded = encodeContent(input.content);

@@ -1,14 +1,17 @@
 /**
- * SecretReleaseStore: the ReleaseStore kept in Secrets of the fleet's system namespace, read
- * through informer caches (index Secrets and app records, label-selected) and an LRU of immutable
- * chunks. Format and rules: docs/storage-format.md.
+ * SecretReleaseStore: release history (ReleaseHistory) and app records (`apps`, AppRecords) kept
+ * in Secrets of the fleet's system namespace, read through informer caches (index Secrets and app
+ * records, label-selected) and an LRU of immutable chunks, plus the maintenance only the worker's
+ * cluster connection runs (StoreMaintenance). One class because both halves share the caches and
+ * the Secret API; callers see the narrow interfaces. Format and rules: docs/storage-format.md.
  */
 import { CoreV1Api, KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { InvalidInputError, NotFoundError } from '../core/errors.ts';
 import type { KubeClients } from '../kube/client.ts';
 import { InformerCache } from '../kube/informer-cache.ts';
 import type { RetryOptions } from '../kube/retry.ts';
-import { ensureAppSecret, toAppRecord, writeAppSettings } from './app-records.ts';
+import { ensureAppSecret, SecretAppRecords } from './app-record-secrets.ts';
+import { RAW_SPEC, type SpecCodec } from './app-records.ts';
 import { ChunkCache } from './chunk-cache.ts';
 import { ChunkReader, EntryProblem } from './chunk-reader.ts';
 import { allIndexes, revisionsOf, type StorageContext, type StoreHooks } from './context.ts';
@@ -20,34 +23,32 @@ import {
   MAX_CHUNK_BYTES,
   MIN_CHUNK_BYTES,
 } from './limits.ts';
+import type { StoreMaintenance } from './maintenance.ts';
 import {
   ANNOTATION_DESCRIPTION,
   ANNOTATION_MODIFIED_AT,
-  appRecordName,
   clampDescription,
   DEFAULT_NAMESPACE,
   indexName,
   isReleaseStatus,
-  LABEL_APP,
   LABEL_STATUS,
   selectorFor,
 } from './names.ts';
 import { deleteRelease, prune, sweepOrphans } from './pruner.ts';
+import type { ReleaseHistory } from './release-history.ts';
 import { rewriteRevision } from './revision-rewriter.ts';
-import { createRevision } from './revision-writer.ts';
+import { createRevision, validateRevisionInput } from './revision-writer.ts';
 import { SecretApi } from './secret-api.ts';
 import {
-  type AppRecord,
   type CreateRevisionInput,
   type ReleaseContent,
   type ReleaseStatus,
-  type ReleaseStore,
   type RevisionInfo,
   type RewriteRevisionInput,
   UnreadableRevisionError,
 } from './types.ts';
 
-export interface SecretReleaseStoreOptions {
+export interface SecretReleaseStoreOptions<Spec = unknown> {
   /** A KubeConfig, or clients built from one (only `kc` and `core` are used). */
   kube: KubeConfig | Pick<KubeClients, 'kc' | 'core'>;
   /** The system namespace (LONGSHORE_NAMESPACE). Default `longshore-system`; created when missing. */
@@ -66,6 +67,8 @@ export interface SecretReleaseStoreOptions {
   retry?: RetryOptions;
   /** Told about informer (re)start failures, for logs. */
   onInformerError?(err: unknown): void;
+  /** Decodes the specs of app records (default: kept as stored JSON). See app-records.ts. */
+  spec?: SpecCodec<Spec>;
   /** Test seam: called after every write step. */
   hooks?: StoreHooks;
   now?: () => Date;
@@ -80,10 +83,12 @@ export const STORE_DEFAULTS = {
   orphanGraceMs: 10 * 60_000,
 } as const;
 
-export class SecretReleaseStore implements ReleaseStore {
+export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, StoreMaintenance {
   private readonly ctx: StorageContext;
+  /** The app records, sharing this store's caches. */
+  readonly apps: SecretAppRecords<Spec>;
 
-  constructor(options: SecretReleaseStoreOptions) {
+  constructor(options: SecretReleaseStoreOptions<Spec>) {
     const kc = options.kube instanceof KubeConfig ? options.kube : options.kube.kc;
     const core = options.kube instanceof KubeConfig ? kc.makeApiClient(CoreV1Api) : options.kube.core;
     const namespace = options.namespace ?? STORE_DEFAULTS.namespace;
@@ -118,6 +123,7 @@ export class SecretReleaseStore implements ReleaseStore {
       hooks: options.hooks ?? {},
       now: options.now ?? (() => new Date()),
     };
+    this.apps = new SecretAppRecords(this.ctx, options.spec ?? (RAW_SPEC as SpecCodec<Spec>));
   }
 
   get namespace(): string {
@@ -136,31 +142,6 @@ export class SecretReleaseStore implements ReleaseStore {
 
   async stop(): Promise<void> {
     await Promise.all([this.ctx.indexes.stop(), this.ctx.apps.stop()]);
-  }
-
-  async ensureApp(app: string, settings: Record<string, unknown> = {}): Promise<AppRecord> {
-    return toAppRecord(await ensureAppSecret(this.ctx, app, settings));
-  }
-
-  async setAppSettings(app: string, settings: Record<string, unknown>): Promise<AppRecord> {
-    return toAppRecord(await writeAppSettings(this.ctx, app, settings));
-  }
-
-  getApp(app: string): AppRecord | undefined {
-    const secret = this.ctx.apps.get(this.ctx.namespace, appRecordName(app));
-    return secret ? toAppRecord(secret) : undefined;
-  }
-
-  async deleteApp(app: string): Promise<void> {
-    const name = appRecordName(app);
-    await this.ctx.api.delete(name, undefined, 'Background');
-    this.ctx.apps.deleted(this.ctx.namespace, name);
-    // The garbage collector deletes the app's indexes and chunks; hide the indexes now, so this
-    // process does not list a history that is being removed.
-    for (const index of this.ctx.indexes.list(this.ctx.namespace)) {
-      if (index.metadata?.labels?.[LABEL_APP] === app)
-        this.ctx.indexes.deleted(this.ctx.namespace, index.metadata.name ?? '');
-    }
   }
 
   history(release: string): RevisionInfo[] {
@@ -202,6 +183,8 @@ export class SecretReleaseStore implements ReleaseStore {
   }
 
   async create(input: CreateRevisionInput): Promise<RevisionInfo> {
+    // Checked before the app record is ensured: bad input writes nothing (the contract test).
+    validateRevisionInput(input);
     const appRecord = await ensureAppSecret(this.ctx, input.app, {});
     return createRevision(this.ctx, input, appRecord);
   }

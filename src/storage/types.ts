@@ -1,6 +1,8 @@
 /**
- * The release storage contract between the release engine (src/releases) and the driver that
- * keeps release history in the cluster (this folder). Format: docs/storage-format.md.
+ * The data of release storage: revisions, their content and metadata, and the errors the drivers
+ * throw. The interfaces over them are in release-history.ts (what the engine reads and writes),
+ * app-records.ts (one record per app, with its saved spec) and maintenance.ts (what only the
+ * worker's connection runs). Format of the Secret driver: docs/storage-format.md.
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { LongshoreError } from '../core/errors.ts';
@@ -68,14 +70,6 @@ export interface RevisionInfo {
   redacted?: boolean;
 }
 
-/** The app record: one per app in the system namespace; owner of all its release Secrets. */
-export interface AppRecord {
-  app: string;
-  uid: string;
-  createdAt: string;
-  settings: Record<string, unknown>;
-}
-
 export interface CreateRevisionInput {
   app: string;
   release: string;
@@ -96,60 +90,6 @@ export interface RewriteRevisionInput {
   revision: number;
   content: ReleaseContent;
   redacted?: boolean;
-}
-
-export interface ReleaseStore {
-  /** Starts the informers; resolves when their first lists arrived. */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-
-  /** The app's record, created (with these settings) when missing. */
-  ensureApp(app: string, settings?: Record<string, unknown>): Promise<AppRecord>;
-  /** Replaces the app's settings (creates the record when missing); no write when equal. */
-  setAppSettings(app: string, settings: Record<string, unknown>): Promise<AppRecord>;
-  getApp(app: string): AppRecord | undefined;
-  /** Deletes the app record: the cluster's garbage collector removes every release Secret of the app. */
-  deleteApp(app: string): Promise<void>;
-
-  /** Revisions of a release, oldest first, from the cache (no API reads, no decoding). */
-  history(release: string): RevisionInfo[];
-  last(release: string): RevisionInfo | undefined;
-  /** The newest revision with status `deployed`. */
-  deployed(release: string): RevisionInfo | undefined;
-  /** Release names (of one app, or all). */
-  releases(app?: string): string[];
-
-  /** Decodes a revision's content (chunks read through an LRU). Throws UnreadableRevisionError. */
-  read(release: string, revision: number): Promise<ReleaseContent>;
-  /**
-   * Stores a new revision, crash-safe: chunks first, then the index (create: AlreadyExists means
-   * another writer, RevisionExistsError), nothing deleted. Throws ReleaseTooLargeError before
-   * writing anything when the content is over the configured cap.
-   */
-  create(input: CreateRevisionInput): Promise<RevisionInfo>;
-  /**
-   * Replaces a revision's content, keeping its number, status, description, holder and times
-   * (the redaction of Secret values in history written before it). Crash-safe: new chunks, then
-   * the index (one update), then the chunks nothing references any more. Idempotent.
-   */
-  rewrite(input: RewriteRevisionInput): Promise<RevisionInfo>;
-  /** Changes a revision's status (and description); labels and annotations only. */
-  setStatus(
-    release: string,
-    revision: number,
-    status: ReleaseStatus,
-    description?: string,
-  ): Promise<RevisionInfo>;
-  /** Deletes revisions over `keep` (never the last deployed one), then chunks nothing references. */
-  prune(release: string, keep?: number): Promise<{ revisions: number; chunks: number }>;
-  /** Deletes a whole release's history (after an uninstall), then unreferenced chunks. */
-  deleteRelease(release: string): Promise<void>;
-  /**
-   * Deletes chunks no index references (left by a crash between writing chunks and the index).
-   * Chunks younger than `minAgeMs` (default: the store's orphan grace, 10 minutes) are kept: they
-   * may belong to an index another worker is about to create.
-   */
-  sweepOrphans(options?: { minAgeMs?: number }): Promise<number>;
 }
 
 export class ReleaseTooLargeError extends LongshoreError {

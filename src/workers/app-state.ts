@@ -14,6 +14,7 @@ import { releaseNames } from '../apps/releases.ts';
 import { type AppSpec, appSpec, emptySpec } from '../apps/spec.ts';
 import { InvalidInputError, PermanentError } from '../core/errors.ts';
 import type { LiveValues } from '../releases/index.ts';
+import type { SpecCodec } from '../storage/index.ts';
 import type { Cluster } from './cluster.ts';
 
 export interface AppState {
@@ -25,26 +26,30 @@ export interface AppState {
   configLost?: LiveValues;
 }
 
-/** Key of the spec in the app record's settings. */
-export const SPEC_SETTING = 'spec';
+/**
+ * How app records decode the spec they keep (storage stores JSON and may not import src/apps): the
+ * AppSpec schema. What it refuses reaches loadAppState as the record's `unreadableSpec`.
+ */
+export const appSpecCodec: SpecCodec<AppSpec> = {
+  decode(stored) {
+    const parsed = appSpec.safeParse(stored);
+    if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'invalid');
+    return parsed.data;
+  },
+};
 
 export async function loadAppState(cluster: Cluster, app: string): Promise<AppState> {
-  const { store, engine } = cluster;
+  const { apps, engine } = cluster;
   // History an older worker may have written with values in it: redacted before it is read.
   await engine.redactHistory([releaseNames.config(app), releaseNames.pullSecret(app)]);
-  const record = store.getApp(app);
-  const saved = record?.settings[SPEC_SETTING];
-  let spec = emptySpec(app);
-  if (saved !== undefined) {
-    const parsed = appSpec.safeParse(saved);
-    if (!parsed.success) {
-      throw new PermanentError(
-        `the saved spec of app ${app} cannot be read (${parsed.error.issues[0]?.message ?? 'invalid'}); ` +
-          `fix or delete the settings of Secret longshore.app.${app} in the system namespace`,
-      );
-    }
-    spec = parsed.data;
+  const record = apps.get(app);
+  if (record?.unreadableSpec !== undefined) {
+    throw new PermanentError(
+      `the saved spec of app ${app} cannot be read (${record.unreadableSpec}); ` +
+        `fix or delete the settings of Secret longshore.app.${app} in the system namespace`,
+    );
   }
+  const spec = record?.spec ?? emptySpec(app);
   const config = await cluster.engine.deployedSecretValues(releaseNames.config(app));
   const secret = config?.secrets[0];
   const env = Object.fromEntries(

@@ -1,26 +1,38 @@
 /**
- * The worker's connection to the cluster: Kubernetes clients, the release store (informers over
+ * The worker's connection to the cluster: Kubernetes clients, release storage (informers over
  * the system namespace) and the release engine. Started on the first job that needs the cluster,
  * so a worker that only runs Redis jobs (sync) needs no cluster, and shared by every handler of
- * the process so informer caches are built once.
+ * the process so informer caches are built once. Handlers see storage through its interfaces
+ * (ReleaseHistory, AppRecords of AppSpec); its maintenance (start, stop, the orphan sweep) stays
+ * here.
  */
 
+import type { AppSpec } from '../apps/spec.ts';
 import { type FleetConfig, requireSecret } from '../core/env.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { Sealer } from '../jobs/sealing.ts';
 import { createKubeClients, type KubeClients, kubeSourceFromEnv } from '../kube/client.ts';
 import { ReleaseEngine } from '../releases/index.ts';
-import { SecretReleaseStore } from '../storage/index.ts';
+import {
+  type AppRecords,
+  type ReleaseHistory,
+  SecretReleaseStore,
+  type StoreMaintenance,
+} from '../storage/index.ts';
+import { appSpecCodec } from './app-state.ts';
 
 export interface Cluster {
   kube: KubeClients;
-  store: SecretReleaseStore;
+  /** Release history (what the engine keeps), for reports and checks of deployed revisions. */
+  history: ReleaseHistory;
+  /** One record per app, with the spec its last successful job saved. */
+  apps: AppRecords<AppSpec>;
   engine: ReleaseEngine;
 }
 
 export class ClusterConnection {
-  private started?: Promise<Cluster>;
+  private started?: Promise<{ cluster: Cluster; maintenance: StoreMaintenance }>;
   /** Set by stop(): informers aborted by the stop are not "restarting", so they are not logged. */
   private stopping = false;
 
@@ -35,10 +47,10 @@ export class ClusterConnection {
       this.started = undefined;
       throw err;
     });
-    return this.started;
+    return this.started.then((s) => s.cluster);
   }
 
-  private async start(): Promise<Cluster> {
+  private async start(): Promise<{ cluster: Cluster; maintenance: StoreMaintenance }> {
     if (!this.config.kubeconfig && !process.env.KUBERNETES_SERVICE_HOST) {
       throw new ConfigError(
         'no cluster configured: set KUBECONFIG to a kubeconfig file, or run the worker inside a cluster ' +
@@ -46,9 +58,10 @@ export class ClusterConnection {
       );
     }
     const kube = createKubeClients(kubeSourceFromEnv(this.config.kubeconfig));
-    const store = new SecretReleaseStore({
+    const store = new SecretReleaseStore<AppSpec>({
       kube,
       namespace: this.config.namespace,
+      spec: appSpecCodec,
       onInformerError: (err) => {
         if (!this.stopping)
           this.logger.warn({ err: (err as Error).message }, 'release storage informer restarting');
@@ -57,7 +70,7 @@ export class ClusterConnection {
     await store.start();
     const engine = new ReleaseEngine({
       kube,
-      store,
+      history: store,
       secretDigestKey: new Sealer(requireSecret(this.config)).valueDigestKey(),
       onInformerError: (what, err) => {
         if (!this.stopping)
@@ -66,17 +79,17 @@ export class ClusterConnection {
     });
     this.logger.info({ cluster: kube.kc.getCurrentCluster()?.server }, 'connected to the cluster');
     await redactStoredSecrets(engine, store, this.logger);
-    return { kube, store, engine };
+    return { cluster: { kube, history: store, apps: store.apps, engine }, maintenance: store };
   }
 
   async stop(): Promise<void> {
     const started = this.started;
     this.started = undefined;
     this.stopping = true;
-    const cluster = await started?.catch(() => undefined);
-    if (!cluster) return;
-    await cluster.engine.stop();
-    await cluster.store.stop();
+    const connected = await started?.catch(() => undefined);
+    if (!connected) return;
+    await connected.cluster.engine.stop();
+    await connected.maintenance.stop();
   }
 }
 
@@ -86,7 +99,7 @@ export class ClusterConnection {
  * hold values too, are swept. A failure is logged, not fatal: each job redacts its app's releases
  * again before reading them.
  */
-async function redactStoredSecrets(engine: ReleaseEngine, store: SecretReleaseStore, logger: Logger) {
+async function redactStoredSecrets(engine: ReleaseEngine, store: StoreMaintenance, logger: Logger) {
   try {
     const report = await engine.redactHistory();
     for (const problem of report.unreadable)

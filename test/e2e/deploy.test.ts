@@ -201,7 +201,7 @@ describe('deploy', () => {
     // An operator rolls the app release back (the engine, as a second client of the same storage).
     // The workers' digest key: the same LONGSHORE_SECRET.
     const secretDigestKey = new Sealer(fleet.env.LONGSHORE_SECRET!).valueDigestKey();
-    const engine = new ReleaseEngine({ kube: fleet.kc, store, secretDigestKey });
+    const engine = new ReleaseEngine({ kube: fleet.kc, history: store, secretDigestKey });
     try {
       await until(
         () => (store.deployed('shop')?.revision === 2 ? true : undefined),

@@ -194,7 +194,7 @@ describe('rollback', () => {
     await until(() => (store.deployed('config-rolly')?.revision === 2 ? true : undefined), 'revision 2');
     const engine = new ReleaseEngine({
       kube: fleet.kc,
-      store,
+      history: store,
       secretDigestKey: new Sealer(fleet.env.LONGSHORE_SECRET!).valueDigestKey(),
     });
     try {

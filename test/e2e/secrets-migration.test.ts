@@ -84,8 +84,9 @@ async function writeOldHistory(): Promise<void> {
     holder: 'app.legacy.1',
   });
   // The spec the jobs saved, and the live Secrets, as those revisions applied them.
-  await store.setAppSettings('legacy', {
-    spec: { ...emptySpec('legacy'), registry: { server: 'registry.example.com', username: 'deployer' } },
+  await store.apps.saveSpec('legacy', {
+    ...emptySpec('legacy'),
+    registry: { server: 'registry.example.com', username: 'deployer' },
   });
   for (const object of [deployed, pull])
     await fleet.core.createNamespacedSecret({ namespace: 'default', body: object as never });

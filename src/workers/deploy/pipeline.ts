@@ -18,7 +18,7 @@ import { APP_DEFAULTS } from '../../apps/defaults.ts';
 import { releaseNames } from '../../apps/releases.ts';
 import type { AppSpec } from '../../apps/spec.ts';
 import type { LiveValues } from '../../releases/index.ts';
-import { SPEC_SETTING, validSpec } from '../app-state.ts';
+import { validSpec } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
 import type { HandlerContext, HandlerResult } from '../handler.ts';
 import { keptPullSecret } from './kept-pull-secret.ts';
@@ -56,7 +56,7 @@ export async function runAppPipeline(
   cluster: Cluster,
   change: AppChange,
 ): Promise<HandlerResult> {
-  const { store, engine, kube } = cluster;
+  const { history, apps, engine, kube } = cluster;
   const spec = validSpec(change.spec);
   const app = spec.app;
   const namespace = namespaceOf(spec);
@@ -83,7 +83,7 @@ export async function runAppPipeline(
   const installConfig =
     appRelease !== undefined ||
     Object.keys(change.env).length > 0 ||
-    store.deployed(configRelease) !== undefined;
+    history.deployed(configRelease) !== undefined;
   // Still before the first write: every object to write is this app's, every domain no other app's.
   await checkOwnership(
     engine,
@@ -165,18 +165,18 @@ export async function runAppPipeline(
     } catch (err) {
       // The projection shows what the failure left: the deployed revision and the failed one.
       await forward.flush();
-      ctx.report(await releaseReport(store, releaseNames.app(app)));
+      ctx.report(await releaseReport(history, releaseNames.app(app)));
       throw err;
     } finally {
       // The engine's steps reach the job before the outcome (or the failure) does.
       await forward.flush();
     }
     revision = result.revision;
-    ctx.report(await releaseReport(store, releaseNames.app(app), spec.image));
+    ctx.report(await releaseReport(history, releaseNames.app(app), spec.image));
     await ctx.log(`${app}: ${outcomeText(result.outcome, result.revision)}`);
   }
 
-  await store.setAppSettings(app, { [SPEC_SETTING]: spec });
+  await apps.saveSpec(app, spec);
   return {
     summary: `${change.what}${revision !== undefined ? ` (${app} revision ${revision})` : ''}`,
     ...(revision !== undefined ? { revision } : {}),

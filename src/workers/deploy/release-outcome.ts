@@ -8,7 +8,7 @@
  */
 import type { ReleaseReport } from '../../jobs/status.ts';
 import { type InterruptDecision, rollbackTargetOf } from '../../releases/index.ts';
-import type { ReleaseStore } from '../../storage/types.ts';
+import type { ReleaseHistoryReader } from '../../storage/release-history.ts';
 import { classifyError } from '../failure.ts';
 import type { HandlerContext } from '../handler.ts';
 
@@ -33,7 +33,7 @@ export function interruptDecision(ctx: HandlerContext<unknown>): (err: unknown) 
  * later change deploys.
  */
 export async function releaseReport(
-  store: ReleaseStore,
+  store: ReleaseHistoryReader,
   release: string,
   deployedImage?: string,
 ): Promise<ReleaseReport> {
@@ -57,7 +57,11 @@ export async function releaseReport(
   return report;
 }
 
-async function imageOf(store: ReleaseStore, release: string, revision: number): Promise<string | undefined> {
+async function imageOf(
+  store: ReleaseHistoryReader,
+  release: string,
+  revision: number,
+): Promise<string | undefined> {
   try {
     const content = await store.read(release, revision);
     const image = (content.values as { image?: unknown }).image;

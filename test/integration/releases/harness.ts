@@ -33,7 +33,7 @@ export async function startHarness(
     await store.start();
     const engine = new ReleaseEngine({
       kube: c.kc,
-      store,
+      history: store,
       retry: { baseMs: 20 },
       secretDigestKey: TEST_SECRET_DIGEST_KEY,
       ...options,

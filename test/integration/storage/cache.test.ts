@@ -1,6 +1,6 @@
 /**
  * Reads come from the informer caches and the chunk LRU: history, last, deployed, releases and
- * getApp perform no request at all; a store sees its own writes at once and other writers' through
+ * apps.get perform no request at all; a store sees its own writes at once and other writers' through
  * the watch, also across dropped watches and compaction; transient API errors are retried.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +45,7 @@ describe('release storage reads through caches', () => {
   });
   afterAll(() => h.stop());
 
-  it('answers history, last, deployed, releases and getApp after start without any request', async () => {
+  it('answers history, last, deployed, releases and apps.get after start without any request', async () => {
     const fresh = await h.store();
     const requests = h.record();
     expect(fresh.history('web').map((r) => [r.revision, r.status])).toEqual([
@@ -59,7 +59,9 @@ describe('release storage reads through caches', () => {
     expect(fresh.deployed('web')?.chart).toEqual({ name: 'app', version: '1.0.0' });
     expect(fresh.releases('web')).toEqual(['config-web', 'web']);
     expect(fresh.releases()).toEqual(['config-web', 'web']);
-    expect(fresh.getApp('web')).toMatchObject({ app: 'web', settings: {} });
+    const record = fresh.apps.get('web');
+    expect(record).toMatchObject({ app: 'web' });
+    expect(record?.spec).toBeUndefined();
     expect(fresh.history('nope')).toEqual([]);
     expect(requests()).toEqual([]);
   });

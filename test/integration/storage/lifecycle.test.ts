@@ -135,8 +135,8 @@ describe('release storage lifecycle', () => {
     const ofApp = async () =>
       (await h.secrets()).filter((s) => s.metadata?.labels?.['longshore.dev/app'] === 'doomed');
     expect((await ofApp()).length).toBeGreaterThan(5);
-    await other.deleteApp('doomed');
-    expect(other.getApp('doomed')).toBeUndefined();
+    await other.apps.delete('doomed');
+    expect(other.apps.get('doomed')).toBeUndefined();
     expect(other.releases('doomed')).toEqual([]);
     await h.sim.settle();
     expect(await ofApp()).toEqual([]);

@@ -110,7 +110,7 @@ describe('release storage round trip', () => {
     // A namespace name the API server refuses: the first write finds no namespace, creating it fails.
     const bad = await h.store({ namespace: 'Not_A_Namespace', retry: { attempts: 5, baseMs: 1 } });
     const requests = h.record();
-    const err = await bad.ensureApp('web').catch((e: unknown) => e);
+    const err = await bad.apps.ensure('web').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PermanentError);
     expect((err as Error).message).toMatch(
       /^create Namespace Not_A_Namespace: Namespace "Not_A_Namespace" is invalid: metadata\.name: Invalid value: "Not_A_Namespace"/,

@@ -1,0 +1,431 @@
+/**
+ * The release engine's decisions, on an in-memory history (MemoryReleaseHistory, held to the
+ * Secret driver by the storage contract test) and an in-memory cluster (memory-cluster.ts): no
+ * kube-sim, no Redis, no timers — the whole file runs in well under a second. What kube-sim adds
+ * (HTTP, informers, request counts, controllers) is covered by test/integration/releases.
+ */
+import { describe, expect, it } from 'vitest';
+import { TransientError } from '../../../src/core/errors.ts';
+import {
+  ApplyFailedError,
+  INTERRUPTED,
+  RELEASE_LABEL,
+  ReleaseEngine,
+  type ReleaseEngineOptions,
+  ReleaseInterruptedError,
+  ReleaseNotFoundError,
+  RevisionNotFoundError,
+  RolloutFailedError,
+} from '../../../src/releases/index.ts';
+import { MemoryReleaseHistory, type ReleaseObject } from '../../../src/storage/index.ts';
+import { TEST_SECRET_DIGEST_KEY } from '../../fixtures/digest-key.ts';
+import { appRelease } from '../../fixtures/releases/app-objects.ts';
+import { MemoryCluster } from '../../fixtures/releases/memory-cluster.ts';
+
+const WEB = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'shop-web' };
+const WORKER = { ...WEB, name: 'shop-worker' };
+const image = (tag: string) => `registry.example/web:${tag}`;
+
+function setup(options: Partial<ReleaseEngineOptions> = {}) {
+  const history = new MemoryReleaseHistory();
+  const cluster = new MemoryCluster();
+  const engine = new ReleaseEngine({
+    cluster,
+    history,
+    secretDigestKey: TEST_SECRET_DIGEST_KEY,
+    pollMs: 1,
+    ...options,
+  });
+  /** Writes to history and to the cluster while `fn` ran. */
+  const writesDuring = async (fn: () => Promise<unknown>) => {
+    const before = { history: history.writes, cluster: cluster.writes.length };
+    await fn();
+    return { history: history.writes - before.history, cluster: cluster.writes.slice(before.cluster) };
+  };
+  const imageOf = (ref: typeof WEB) =>
+    (cluster.object(ref)?.spec as { template?: { spec?: { containers?: { image: string }[] } } } | undefined)
+      ?.template?.spec?.containers?.[0]?.image;
+  const statuses = (release = 'shop') =>
+    engine.history(release).map((r) => [r.revision, r.status, r.description]);
+  return { history, cluster, engine, writesDuring, imageOf, statuses };
+}
+
+/** Fails the next `times` applies of `ref` with `error` (until the returned function is called). */
+function failApplies(
+  cluster: MemoryCluster,
+  ref: typeof WEB,
+  error: () => Error,
+  times = Number.POSITIVE_INFINITY,
+) {
+  let left = times;
+  let on = true;
+  cluster.beforeWrite = (verb, target) => {
+    if (!on || left <= 0 || verb !== 'apply' || target.name !== ref.name || target.kind !== ref.kind) return;
+    left--;
+    throw error();
+  };
+  return () => {
+    on = false;
+  };
+}
+
+describe('upgrade decisions', () => {
+  it('installs: a pending-install revision, every object applied in dependency order, then deployed', async () => {
+    const { engine, cluster, history, statuses } = setup();
+    const steps: string[] = [];
+    const result = await engine.upgrade({
+      ...appRelease('shop', 'job-1'),
+      onProgress: (e) => steps.push(`${e.step}: ${e.message}`),
+    });
+    expect(result).toMatchObject({ outcome: 'deployed', changed: true, revision: 1, status: 'deployed' });
+    expect(steps).toContain('revision: revision 1 pending-install');
+    expect(statuses()).toEqual([[1, 'deployed', 'Install complete']]);
+    expect(cluster.writes.map((w) => w.object.split(' ')[0])).toEqual([
+      'Namespace',
+      'ServiceAccount',
+      'Secret',
+      'ConfigMap',
+      'Deployment',
+      'Deployment',
+      'CronJob',
+      'Service',
+      'Ingress',
+    ]);
+    expect(cluster.object(WEB)?.metadata.labels?.[RELEASE_LABEL]).toBe('shop');
+    // History keeps a digest in place of the Secret's value; the cluster got the value.
+    expect(engine.history('shop')[0]?.redacted).toBe(true);
+    const stored = await history.read('shop', 1);
+    expect(JSON.stringify(stored)).not.toContain('postgres://db/web');
+    const secret = cluster.object({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      namespace: 'shop',
+      name: 'config-shop',
+    });
+    expect(Buffer.from(secret?.data?.DATABASE_URL ?? '', 'base64').toString()).toBe('postgres://db/web');
+  });
+
+  it('same content and no drift: a no-op that writes nothing, to history or to the cluster', async () => {
+    const { engine, writesDuring } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    let result: Awaited<ReturnType<typeof engine.upgrade>> | undefined;
+    const writes = await writesDuring(async () => {
+      result = await engine.upgrade(appRelease('shop', 'job-2'));
+    });
+    expect(result).toMatchObject({ outcome: 'noop', changed: false, revision: 1, applied: [], deleted: [] });
+    expect(writes).toEqual({ history: 0, cluster: [] });
+  });
+
+  it('same content but drifted objects: only those re-applied, no new revision', async () => {
+    const { engine, cluster, writesDuring, imageOf, statuses } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    cluster.edit(WEB, (o) => {
+      (o.spec as { template: { spec: { containers: { image: string }[] } } }).template.spec
+        .containers[0]!.image = 'someone/else:1';
+    });
+    cluster.remove({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'shop-settings' });
+    let result: Awaited<ReturnType<typeof engine.upgrade>> | undefined;
+    const writes = await writesDuring(async () => {
+      result = await engine.upgrade(appRelease('shop', 'job-2'));
+    });
+    expect(result).toMatchObject({ outcome: 'repaired', changed: true, revision: 1 });
+    expect(writes).toEqual({
+      history: 0,
+      cluster: [
+        { verb: 'apply', object: 'ConfigMap shop/shop-settings' },
+        { verb: 'apply', object: 'Deployment shop/shop-web' },
+      ],
+    });
+    expect(imageOf(WEB)).toBe(image('1'));
+    expect(statuses()).toEqual([[1, 'deployed', 'Install complete']]);
+  });
+
+  it('changed content: a new revision applies only what changed, deletes what it drops, supersedes the old one', async () => {
+    const { engine, cluster, writesDuring, statuses } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    const { cluster: writes } = await writesDuring(() =>
+      engine.upgrade({ ...appRelease('shop', 'job-2', { image: image('2'), withoutWorker: true }) }),
+    );
+    expect(writes).toEqual([
+      { verb: 'apply', object: 'Deployment shop/shop-web' },
+      { verb: 'apply', object: 'CronJob shop/shop-cron-a1b2c3d4' },
+      { verb: 'delete', object: 'Deployment shop/shop-worker' },
+    ]);
+    expect(cluster.object(WORKER)).toBeUndefined();
+    expect(statuses()).toEqual([
+      [1, 'superseded', 'Install complete'],
+      [2, 'deployed', 'Upgrade complete'],
+    ]);
+  });
+
+  it('a pending revision of the same job (holder) is continued, not duplicated', async () => {
+    const { engine, cluster, statuses } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    const heal = failApplies(cluster, WEB, () => new TransientError('the API server is unavailable'));
+    await expect(engine.upgrade(appRelease('shop', 'job-2', { image: image('2') }))).rejects.toThrow(
+      TransientError,
+    );
+    expect(engine.status('shop')).toMatchObject({ revision: 2, status: 'pending-upgrade', holder: 'job-2' });
+    heal();
+    const result = await engine.upgrade(appRelease('shop', 'job-2', { image: image('2') }));
+    expect(result).toMatchObject({
+      outcome: 'deployed',
+      revision: 2,
+      recovered: { revision: 2, action: 'continued' },
+    });
+    expect(statuses()).toEqual([
+      [1, 'superseded', 'Install complete'],
+      [2, 'deployed', 'Upgrade complete'],
+    ]);
+  });
+
+  it('a pending revision of another job is marked failed (interrupted), and the new job proceeds', async () => {
+    const { engine, cluster, statuses, imageOf } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    const heal = failApplies(cluster, WEB, () => new TransientError('the API server is unavailable'));
+    await expect(engine.upgrade(appRelease('shop', 'job-2', { image: image('2') }))).rejects.toThrow(
+      TransientError,
+    );
+    heal();
+    const result = await engine.upgrade(appRelease('shop', 'job-3', { image: image('3') }));
+    expect(result).toMatchObject({
+      outcome: 'deployed',
+      revision: 3,
+      recovered: { revision: 2, action: 'marked-failed' },
+    });
+    expect(statuses()).toEqual([
+      [1, 'superseded', 'Install complete'],
+      [2, 'failed', INTERRUPTED],
+      [3, 'deployed', 'Upgrade complete'],
+    ]);
+    expect(imageOf(WEB)).toBe(image('3'));
+  });
+
+  it('back to the deployed content after a failed revision: repairs what the failure touched, no new revision', async () => {
+    const { engine, cluster, imageOf, statuses, writesDuring } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    // Revision 2 applies the web Deployment, then the worker's apply is refused.
+    failApplies(cluster, WORKER, () => new Error('admission webhook denied the request'));
+    await expect(engine.upgrade(appRelease('shop', 'job-2', { image: image('2') }))).rejects.toThrow(
+      ApplyFailedError,
+    );
+    expect(imageOf(WEB)).toBe(image('2'));
+    cluster.beforeWrite = undefined;
+    let result: Awaited<ReturnType<typeof engine.upgrade>> | undefined;
+    const { cluster: writes } = await writesDuring(async () => {
+      result = await engine.upgrade(appRelease('shop', 'job-3'));
+    });
+    expect(result).toMatchObject({ outcome: 'repaired', revision: 1 });
+    // Every object revision 2 may have changed is applied again: the refused apply included, as
+    // the engine cannot know whether the server refused it before or after storing it.
+    expect(writes.map((w) => w.object)).toEqual([
+      'Deployment shop/shop-web',
+      'Deployment shop/shop-worker',
+      'CronJob shop/shop-cron-a1b2c3d4',
+    ]);
+    expect(imageOf(WEB)).toBe(image('1'));
+    expect(statuses().map(([rev, status]) => [rev, status])).toEqual([
+      [1, 'deployed'],
+      [2, 'failed'],
+    ]);
+  });
+
+  it('prunes history to historyMax after each deploy; failed revisions count', async () => {
+    const { engine, cluster } = setup({ historyMax: 3 });
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    failApplies(cluster, WEB, () => new Error('refused'));
+    for (const tag of ['2', '3']) {
+      await expect(engine.upgrade(appRelease('shop', `job-${tag}`, { image: image(tag) }))).rejects.toThrow(
+        ApplyFailedError,
+      );
+    }
+    expect(engine.history('shop').map((r) => r.revision)).toEqual([1, 2, 3]);
+    cluster.beforeWrite = undefined;
+    await engine.upgrade(appRelease('shop', 'job-4', { image: image('4') }));
+    await engine.upgrade(appRelease('shop', 'job-5', { image: image('5') }));
+    expect(engine.history('shop').map((r) => [r.revision, r.status])).toEqual([
+      [3, 'failed'],
+      [4, 'superseded'],
+      [5, 'deployed'],
+    ]);
+  });
+});
+
+describe('failures and rollbacks', () => {
+  it('a failed rollout with rollbackOnFailure restores the deployed revision as a new one', async () => {
+    const { engine, cluster, imageOf, statuses } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    cluster.unpullableImages.add(image('bad'));
+    const err = await engine
+      .upgrade({ ...appRelease('shop', 'job-2', { image: image('bad') }), rollbackOnFailure: true })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RolloutFailedError);
+    expect((err as RolloutFailedError).rollback).toEqual({
+      state: 'rolled-back',
+      revision: 3,
+      toRevision: 1,
+    });
+    expect((err as RolloutFailedError).problems).toEqual([`ErrImagePull: ${image('bad')} not found`]);
+    expect(statuses()).toEqual([
+      [1, 'superseded', 'Install complete'],
+      [2, 'failed', expect.stringContaining('exceeded its progress deadline')],
+      [3, 'deployed', 'Rollback to 1'],
+    ]);
+    expect(imageOf(WEB)).toBe(image('1'));
+  });
+
+  it('without rollbackOnFailure, the failed revision stays the last and the deployed one stays deployed', async () => {
+    const { engine, cluster, statuses } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    cluster.unpullableImages.add(image('bad'));
+    const err = await engine
+      .upgrade(appRelease('shop', 'job-2', { image: image('bad') }))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RolloutFailedError);
+    expect((err as RolloutFailedError).rollback).toBeUndefined();
+    expect(statuses().map(([rev, status]) => [rev, status])).toEqual([
+      [1, 'deployed'],
+      [2, 'failed'],
+    ]);
+  });
+
+  it('a cancel marks the interrupted revision failed and always restores the deployed one', async () => {
+    const { engine, cluster, statuses, imageOf } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    // The web Deployment is applied, then the worker's apply fails and the job is cancelled; the
+    // restore's applies succeed.
+    const heal = failApplies(cluster, WORKER, () => new TransientError('connection reset'), 1);
+    const err = await engine
+      .upgrade({ ...appRelease('shop', 'job-2', { image: image('2') }), onInterrupt: () => 'cancel' })
+      .catch((e: unknown) => e);
+    heal();
+    expect(err).toBeInstanceOf(ReleaseInterruptedError);
+    expect((err as ReleaseInterruptedError).rollback).toEqual({
+      state: 'rolled-back',
+      revision: 3,
+      toRevision: 1,
+    });
+    expect(statuses()).toEqual([
+      [1, 'superseded', 'Install complete'],
+      [2, 'failed', 'cancelled during the operation (connection reset)'],
+      [3, 'deployed', 'Rollback to 1'],
+    ]);
+    expect(imageOf(WEB)).toBe(image('1'));
+  });
+
+  it('on its last attempt, an interrupted revision is marked failed instead of left pending', async () => {
+    const { engine, cluster, statuses } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    failApplies(cluster, WEB, () => new TransientError('connection reset'));
+    await expect(
+      engine.upgrade({ ...appRelease('shop', 'job-2', { image: image('2') }), onInterrupt: () => 'give-up' }),
+    ).rejects.toThrow(ReleaseInterruptedError);
+    expect(statuses()).toEqual([
+      [1, 'deployed', 'Install complete'],
+      [2, 'failed', 'interrupted, and its job will not retry: connection reset'],
+    ]);
+  });
+
+  it('rollback: by default to the deployed revision before the current one, skipping failed ones', async () => {
+    const { engine, cluster, imageOf, statuses } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    await engine.upgrade(appRelease('shop', 'job-2', { image: image('2') }));
+    cluster.unpullableImages.add(image('bad'));
+    await expect(engine.upgrade(appRelease('shop', 'job-3', { image: image('bad') }))).rejects.toThrow(
+      RolloutFailedError,
+    );
+    const result = await engine.rollback({ release: 'shop', holder: 'job-4' });
+    expect(result).toMatchObject({ outcome: 'deployed', revision: 4 });
+    expect(statuses()).toEqual([
+      [1, 'superseded', 'Install complete'],
+      [2, 'superseded', 'Upgrade complete'],
+      [3, 'failed', expect.any(String)],
+      [4, 'deployed', 'Rollback to 1'],
+    ]);
+    expect(imageOf(WEB)).toBe(image('1'));
+    // The same job retried after finishing (with the revision it restored) adds nothing.
+    expect(await engine.rollback({ release: 'shop', holder: 'job-4', revision: 1 })).toMatchObject({
+      outcome: 'noop',
+      revision: 4,
+    });
+    // An explicit revision is restored even when its content is deployed elsewhere in history.
+    expect(await engine.rollback({ release: 'shop', holder: 'job-5', revision: 2 })).toMatchObject({
+      outcome: 'deployed',
+      revision: 5,
+    });
+    expect(imageOf(WEB)).toBe(image('2'));
+    await expect(engine.rollback({ release: 'shop', holder: 'job-6', revision: 42 })).rejects.toThrow(
+      RevisionNotFoundError,
+    );
+    await expect(engine.rollback({ release: 'nothing', holder: 'job-7' })).rejects.toThrow(
+      ReleaseNotFoundError,
+    );
+  });
+});
+
+describe('uninstall decisions', () => {
+  it('marks the release uninstalling, deletes in reverse dependency order, then its history', async () => {
+    const { engine, cluster, history } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    const seen: string[] = [];
+    cluster.beforeWrite = (verb) => {
+      if (verb === 'delete') seen.push(history.last('shop')?.status ?? 'gone');
+    };
+    const result = await engine.uninstall({ release: 'shop', holder: 'job-2' });
+    expect(result.existed).toBe(true);
+    expect(result.deleted.map((r) => r.kind)).toEqual([
+      'Ingress',
+      'Service',
+      'CronJob',
+      'Deployment',
+      'Deployment',
+      'ConfigMap',
+      'Secret',
+      'ServiceAccount',
+      'Namespace',
+    ]);
+    expect(new Set(seen)).toEqual(new Set(['uninstalling']));
+    expect(engine.history('shop')).toEqual([]);
+    expect(cluster.names()).toEqual([]);
+    // A retried destroy finds nothing to do.
+    expect(await engine.uninstall({ release: 'shop', holder: 'job-2' })).toEqual({
+      release: 'shop',
+      existed: false,
+      deleted: [],
+    });
+  });
+
+  it('keeps an object that is live as another release’s now', async () => {
+    const { engine, cluster } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    const settings = { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'shop', name: 'shop-settings' };
+    cluster.edit(settings, (o) => {
+      o.metadata.labels = { ...o.metadata.labels, [RELEASE_LABEL]: 'other' };
+    });
+    const result = await engine.uninstall({ release: 'shop', holder: 'job-2' });
+    expect(result.deleted.map((r) => r.name)).not.toContain('shop-settings');
+    expect(cluster.names()).toEqual(['ConfigMap shop/shop-settings']);
+  });
+});
+
+describe('input checks before any write', () => {
+  it('refuses unknown kinds and duplicate objects without writing', async () => {
+    const { engine, writesDuring } = setup();
+    const base = appRelease('shop', 'job-1');
+    const writes = await writesDuring(async () => {
+      await expect(
+        engine.upgrade({
+          ...base,
+          objects: [
+            ...base.objects,
+            { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' } } as ReleaseObject,
+          ],
+        }),
+      ).rejects.toThrow('the API server does not serve example.com/v1 Widget');
+      await expect(engine.upgrade({ ...base, objects: [...base.objects, base.objects[3]!] })).rejects.toThrow(
+        /appears twice/,
+      );
+    });
+    expect(writes).toEqual({ history: 0, cluster: [] });
+  });
+});
