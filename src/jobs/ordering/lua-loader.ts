@@ -47,12 +47,8 @@ export function loadLuaScript(file: string): LuaScript {
   const included = new Set<string>();
   const files: string[] = [];
   const lua = expand(file, included, [], files);
-  return {
-    name: basename(file, '.lua'),
-    lua,
-    numberOfKeys: keysDeclared(headerOf(readFileSync(file, 'utf8'))),
-    files,
-  };
+  // Includes are inlined after the script's header, so the assembled script starts with it.
+  return { name: basename(file, '.lua'), lua, numberOfKeys: keysDeclared(headerOf(lua)), files };
 }
 
 function expand(file: string, included: Set<string>, including: string[], files: string[]): string {
