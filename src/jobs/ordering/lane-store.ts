@@ -1,24 +1,26 @@
 /**
- * Typed calls to the ordering scripts. Scripts are registered with ioredis `defineCommand`, which
- * sends EVALSHA and falls back to EVAL after a Redis restart flushed the script cache.
+ * Typed calls to the ordering scripts (scripts.ts; the Lua is in ./lua/). Scripts are registered
+ * with ioredis `defineCommand`, which sends EVALSHA and falls back to EVAL after a Redis restart
+ * flushed the script cache; they are read and assembled once per process, by the first LaneStore.
  */
 import type { Redis } from 'ioredis';
 import { KEY_PREFIX, keys } from '../keys.ts';
-import { ACQUIRE, END_ATTEMPT, FINISH, PEEK, RESERVE, START_UNORDERED, UNRESERVE } from './scripts.ts';
+import { type OrderingScript, orderingScripts } from './scripts.ts';
 
 type ScriptFn = (...args: (string | number)[]) => Promise<unknown>;
 
-const SCRIPTS = {
-  lsReserve: RESERVE,
-  lsUnreserve: UNRESERVE,
-  lsAcquire: ACQUIRE,
-  lsPeek: PEEK,
-  lsFinish: FINISH,
-  lsStartUnordered: START_UNORDERED,
-  lsEndAttempt: END_ATTEMPT,
-} as const;
+/** The ioredis command each script is registered as. */
+const COMMANDS = {
+  lsReserve: 'reserve',
+  lsUnreserve: 'unreserve',
+  lsAcquire: 'acquire',
+  lsPeek: 'peek',
+  lsFinish: 'finish',
+  lsStartUnordered: 'start-unordered',
+  lsEndAttempt: 'end-attempt',
+} as const satisfies Record<string, OrderingScript>;
 
-type ScriptName = keyof typeof SCRIPTS;
+type ScriptName = keyof typeof COMMANDS;
 
 /** What `acquire` decided for a job picked by a worker (docs/ordering.md, "The protocol"). */
 export type LaneDecision =
@@ -62,8 +64,10 @@ export interface FinishInput {
 
 export class LaneStore {
   constructor(private readonly redis: Redis) {
-    for (const [name, lua] of Object.entries(SCRIPTS)) {
-      if (!(name in redis)) redis.defineCommand(name, { numberOfKeys: 1, lua });
+    const scripts = orderingScripts();
+    for (const [name, file] of Object.entries(COMMANDS)) {
+      const { numberOfKeys, lua } = scripts[file];
+      if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua });
     }
   }
 

@@ -1,0 +1,40 @@
+--[[
+  reserve: the producer's step before it adds a BullMQ job to a lane. Takes the lane's next
+  position; the job id is '<lane>.<seq>', so the order in which the queue accepted the lane's jobs
+  is stored in Redis. The producer then adds the job under that id (or calls unreserve if the add
+  fails).
+
+  Input:
+    KEYS[1] the lane's pending set (<prefix>:lane:<lane>:pending), for Redis Cluster routing
+
+    ARGV[1] key prefix ({longshore})
+    ARGV[2] lane id (app.web)
+    ARGV[3] now, ms: the reservation time (a slot whose job never comes is dropped after a grace)
+    ARGV[4] supersede key ('' for none): the job becomes the newest of its key
+
+  Output:
+    {jobId, seq}
+    error 'no free job id in lane <lane>' when 100000 positions in a row are taken
+]]
+--- @include "includes/keys"
+
+local P, lane, now, supersedeKey = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local pending = KEYS[1]
+local jobPrefix = jobKeyPrefix(P)
+local seqKey = laneKey(P, lane, 'seq')
+
+local seq, id
+-- Skip positions whose id is still taken (the counter was reset while old jobs are retained):
+-- BullMQ ignores an add whose id exists, which would lose the new job silently.
+for _ = 1, 100000 do
+  seq = redis.call('INCR', seqKey)
+  id = lane .. '.' .. seq
+  if redis.call('EXISTS', jobPrefix .. id) == 0 then break end
+  id = false
+end
+if not id then return redis.error_reply('no free job id in lane ' .. lane) end
+redis.call('ZADD', pending, seq, id)
+redis.call('HSET', laneKey(P, lane, 'reserved'), id, now)
+redis.call('SADD', statusLanesKey(P), lane)
+if supersedeKey ~= '' then redis.call('HSET', laneKey(P, lane, 'latest'), supersedeKey, id) end
+return {id, seq}
