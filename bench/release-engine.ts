@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { type RequestRecord, WRITE_VERBS } from '../infra/kube-sim/server/request-log.ts';
 import { type Sim, type SimOptions, startSim } from '../infra/kube-sim/sim.ts';
-import { ReleaseEngine } from '../src/releases/index.ts';
+import { createReleaseEngine, type ReleaseEngine } from '../src/releases/index.ts';
 import { DEFAULT_NAMESPACE, ReleaseTooLargeError, SecretReleaseStore } from '../src/storage/index.ts';
 import type { ReleaseObject } from '../src/storage/types.ts';
 import { type KubeCli, kubeCli } from '../test/helpers/kubectl.ts';
@@ -129,7 +129,7 @@ async function startEngine(kc: k8s.KubeConfig, maxReleaseBytes?: number): Promis
   });
   await store.start();
   // A fixed key: the bench's engine is the only one reading this storage.
-  const engine = new ReleaseEngine({ kube: kc, history: store, secretDigestKey: Buffer.alloc(32, 'bench') });
+  const engine = createReleaseEngine({ kube: kc, history: store, secretDigestKey: Buffer.alloc(32, 'bench') });
   return {
     store,
     engine,

@@ -6,11 +6,8 @@
  */
 import { canonicalJson } from '../storage/canonical-json.ts';
 import { sha256Hex } from '../storage/digest.ts';
-import {
-  type ReleaseContent,
-  type ReleaseObject,
-  contentDigest as storedContentDigest,
-} from '../storage/index.ts';
+import { contentDigest as storedContentDigest } from '../storage/entries.ts';
+import type { ReleaseContent, ReleaseObject } from '../storage/types.ts';
 
 /** sha256 (hex) of one object's canonical JSON: the digest history keeps per object. */
 export function objectDigest(object: ReleaseObject): string {

@@ -17,11 +17,8 @@
  *   no-op check and the per-object plan compare, is its redacted form. A rollback takes the values
  *   of a stored Secret from the live one, and refuses when they are not there any more.
  */
-import * as k8s from '@kubernetes/client-node';
-import type { Clock } from '../core/clock.ts';
-import { ConfigError, InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
-import type { KubeClients } from '../kube/client.ts';
-import type { RetryOptions } from '../kube/retry.ts';
+import type * as k8s from '@kubernetes/client-node';
+import { InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
 import type { ReleaseHistory } from '../storage/release-history.ts';
 import {
   type ObjectRef,
@@ -39,7 +36,6 @@ import {
   ReleaseNotFoundError,
   RevisionNotFoundError,
 } from './errors.ts';
-import { kubeReleaseCluster } from './kube-release-cluster.ts';
 import { describeRef, keyOf, refOf, withReleaseLabels } from './objects.ts';
 import { LiveObserver, type Observed } from './observe.ts';
 import { decideRecovery, possiblyLive, rollbackDescription } from './plan.ts';
@@ -76,14 +72,14 @@ import type {
   WaitOptions,
 } from './types.ts';
 
+/**
+ * What the engine decides on. It knows the cluster only as a ReleaseCluster, so this module loads
+ * no Kubernetes client: workers build an engine over a real API server with createReleaseEngine
+ * (kube-engine.ts); engine decision tests pass an in-memory cluster.
+ */
 export interface ReleaseEngineOptions {
-  /** Clients (or a KubeConfig to build them from). Required unless `cluster` is given. */
-  kube?: KubeClients | k8s.KubeConfig;
-  /**
-   * The cluster's objects as the engine sees them (release-cluster.ts). Default: built from `kube`
-   * (kube-release-cluster.ts). Engine decision tests pass an in-memory one.
-   */
-  cluster?: ReleaseCluster;
+  /** The cluster's objects as the engine sees them (release-cluster.ts). */
+  cluster: ReleaseCluster;
   /** Where revisions are kept (the Secret driver; the in-memory one in tests). */
   history: ReleaseHistory;
   /**
@@ -92,22 +88,14 @@ export interface ReleaseEngineOptions {
    * must use the same key, or equal values would digest differently and every Secret look changed.
    */
   secretDigestKey: Uint8Array;
-  /** Server-side apply field manager (default `longshore`). */
+  /** Server-side apply field manager the cluster's writer uses (default `longshore`). */
   fieldManager?: string;
   /** Revisions kept per release (default 10; the deployed one is never pruned). */
   historyMax?: number;
   /** Default wait deadline (default 300 s, as Helm's --timeout). */
   defaultTimeoutMs?: number;
-  /** In-attempt retries of API calls (default: 5 attempts from 100 ms; with `kube`). */
-  retry?: RetryOptions;
   /** How often a wait re-reads the informer caches (memory only; default 100 ms). */
   pollMs?: number;
-  /** Informer caches of live objects unused this long are stopped (default 15 minutes; with `kube`). */
-  cacheIdleTimeoutMs?: number;
-  /** The clock that idle time is measured on (default: the system clock); tests pass a manual one. */
-  clock?: Clock;
-  /** Told about informer list/watch failures (they restart by themselves), for logs. */
-  onInformerError?(what: string, err: unknown): void;
 }
 
 type PendingStatus = 'pending-install' | 'pending-upgrade' | 'pending-rollback';
@@ -153,7 +141,7 @@ export class ReleaseEngine {
     this.digester = new ValueDigester(options.secretDigestKey);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 300_000;
     this.fieldManager = options.fieldManager ?? 'longshore';
-    this.cluster = options.cluster ?? this.kubeCluster(options);
+    this.cluster = options.cluster;
     this.observer = new LiveObserver(this.store, this.cluster);
     this.parts = {
       history: this.store,
@@ -163,18 +151,6 @@ export class ReleaseEngine {
       pollMs: options.pollMs ?? 100,
       diagnose: (refs) => this.cluster.diagnose(refs),
     };
-  }
-
-  private kubeCluster(options: ReleaseEngineOptions): ReleaseCluster {
-    if (!options.kube) throw new ConfigError('the release engine needs `kube` (or a `cluster`)');
-    const kc = options.kube instanceof k8s.KubeConfig ? options.kube : options.kube.kc;
-    return kubeReleaseCluster(kc, {
-      fieldManager: this.fieldManager,
-      retry: options.retry ?? {},
-      ...(options.cacheIdleTimeoutMs !== undefined ? { cacheIdleTimeoutMs: options.cacheIdleTimeoutMs } : {}),
-      ...(options.clock ? { clock: options.clock } : {}),
-      ...(options.onInformerError ? { onInformerError: options.onInformerError } : {}),
-    });
   }
 
   /** Installs or upgrades a release; see the file comment for no-op, repair and recovery. */

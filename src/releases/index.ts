@@ -14,6 +14,7 @@ export {
   RolloutTimeoutError,
 } from './errors.ts';
 export type { ProgressEvent, ProgressListener, ProgressStep } from './events.ts';
+export { createReleaseEngine, type KubeReleaseEngineOptions } from './kube-engine.ts';
 export { MANAGED_BY, MANAGED_BY_LABEL, MANAGED_SELECTOR, RELEASE_LABEL } from './objects.ts';
 export type { Observed } from './observe.ts';
 export { INTERRUPTED, rollbackTargetOf } from './plan.ts';

@@ -13,7 +13,7 @@ import { ConfigError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { Sealer } from '../jobs/sealing.ts';
 import { createKubeClients, type KubeClients, kubeSourceFromEnv } from '../kube/client.ts';
-import { ReleaseEngine } from '../releases/index.ts';
+import { createReleaseEngine, type ReleaseEngine } from '../releases/index.ts';
 import {
   type AppRecords,
   type ReleaseHistory,
@@ -68,7 +68,7 @@ export class ClusterConnection {
       },
     });
     await store.start();
-    const engine = new ReleaseEngine({
+    const engine = createReleaseEngine({
       kube,
       history: store,
       secretDigestKey: new Sealer(requireSecret(this.config)).valueDigestKey(),

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingressName } from '../../charts/index.ts';
 import { Sealer } from '../../src/jobs/sealing.ts';
-import { ReleaseEngine } from '../../src/releases/index.ts';
+import { createReleaseEngine } from '../../src/releases/index.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 import { everyValueInRedis } from '../helpers/redis-values.ts';
@@ -201,7 +201,7 @@ describe('deploy', () => {
     // An operator rolls the app release back (the engine, as a second client of the same storage).
     // The workers' digest key: the same LONGSHORE_SECRET.
     const secretDigestKey = new Sealer(fleet.env.LONGSHORE_SECRET!).valueDigestKey();
-    const engine = new ReleaseEngine({ kube: fleet.kc, history: store, secretDigestKey });
+    const engine = createReleaseEngine({ kube: fleet.kc, history: store, secretDigestKey });
     try {
       await until(
         () => (store.deployed('shop')?.revision === 2 ? true : undefined),

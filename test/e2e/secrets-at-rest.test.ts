@@ -187,12 +187,12 @@ describe('registry credentials at rest', () => {
 
 describe('rollback', () => {
   it('restores an older config revision only when the live Secret still holds its values', async () => {
-    const { ReleaseEngine } = await import('../../src/releases/index.ts');
+    const { createReleaseEngine } = await import('../../src/releases/index.ts');
     const { Sealer } = await import('../../src/jobs/sealing.ts');
     await ok(['config:set', 'rolly', 'X=x-value-1', '--wait']);
     await ok(['config:set', 'rolly', 'Y=y-value-1', '--wait']);
     await until(() => (store.deployed('config-rolly')?.revision === 2 ? true : undefined), 'revision 2');
-    const engine = new ReleaseEngine({
+    const engine = createReleaseEngine({
       kube: fleet.kc,
       history: store,
       secretDigestKey: new Sealer(fleet.env.LONGSHORE_SECRET!).valueDigestKey(),

@@ -3,7 +3,7 @@
 import type { RequestRecord } from '../../../infra/kube-sim/server/request-log.ts';
 import { WRITE_VERBS } from '../../../infra/kube-sim/server/request-log.ts';
 import type { SimOptions } from '../../../infra/kube-sim/sim.ts';
-import { ReleaseEngine, type ReleaseEngineOptions } from '../../../src/releases/index.ts';
+import { createReleaseEngine, type KubeReleaseEngineOptions, type ReleaseEngine } from '../../../src/releases/index.ts';
 import { SecretReleaseStore } from '../../../src/storage/index.ts';
 import { TEST_SECRET_DIGEST_KEY } from '../../fixtures/digest-key.ts';
 
@@ -17,21 +17,21 @@ export interface Harness {
   engine: ReleaseEngine;
   /** A second engine and store, as another worker process would have (cold caches). */
   coldEngine(
-    options?: Partial<ReleaseEngineOptions>,
+    options?: Partial<KubeReleaseEngineOptions>,
   ): Promise<{ engine: ReleaseEngine; store: SecretReleaseStore }>;
   stop(): Promise<void>;
 }
 
 export async function startHarness(
   simOptions: SimOptions = {},
-  engineOptions: Partial<ReleaseEngineOptions> = {},
+  engineOptions: Partial<KubeReleaseEngineOptions> = {},
 ): Promise<Harness> {
   const c = await startSimWithClients(simOptions);
   const stoppers: (() => Promise<void>)[] = [];
-  const make = async (options: Partial<ReleaseEngineOptions>) => {
+  const make = async (options: Partial<KubeReleaseEngineOptions>) => {
     const store = new SecretReleaseStore({ kube: c.kc, retry: { baseMs: 20 } });
     await store.start();
-    const engine = new ReleaseEngine({
+    const engine = createReleaseEngine({
       kube: c.kc,
       history: store,
       retry: { baseMs: 20 },

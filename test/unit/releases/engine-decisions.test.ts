@@ -6,18 +6,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TransientError } from '../../../src/core/errors.ts';
+// Straight from the modules, not the layers' index files: those also export the Kubernetes-backed
+// parts (client-node, the Secret driver), which this file must not pay for.
+import { ReleaseEngine, type ReleaseEngineOptions } from '../../../src/releases/engine.ts';
 import {
   ApplyFailedError,
-  INTERRUPTED,
-  RELEASE_LABEL,
-  ReleaseEngine,
-  type ReleaseEngineOptions,
   ReleaseInterruptedError,
   ReleaseNotFoundError,
   RevisionNotFoundError,
   RolloutFailedError,
-} from '../../../src/releases/index.ts';
-import { MemoryReleaseHistory, type ReleaseObject } from '../../../src/storage/index.ts';
+} from '../../../src/releases/errors.ts';
+import { RELEASE_LABEL } from '../../../src/releases/objects.ts';
+import { INTERRUPTED } from '../../../src/releases/plan.ts';
+import { MemoryReleaseHistory } from '../../../src/storage/memory-history.ts';
+import type { ReleaseObject } from '../../../src/storage/types.ts';
 import { TEST_SECRET_DIGEST_KEY } from '../../fixtures/digest-key.ts';
 import { appRelease } from '../../fixtures/releases/app-objects.ts';
 import { MemoryCluster } from '../../fixtures/releases/memory-cluster.ts';
