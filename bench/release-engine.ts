@@ -129,7 +129,11 @@ async function startEngine(kc: k8s.KubeConfig, maxReleaseBytes?: number): Promis
   });
   await store.start();
   // A fixed key: the bench's engine is the only one reading this storage.
-  const engine = createReleaseEngine({ kube: kc, history: store, secretDigestKey: Buffer.alloc(32, 'bench') });
+  const engine = createReleaseEngine({
+    kube: kc,
+    history: store,
+    secretDigestKey: Buffer.alloc(32, 'bench'),
+  });
   return {
     store,
     engine,

@@ -21,7 +21,7 @@ export const STORAGE_NAME_MAX = 45;
 /** App names: DNS-1035 labels (a Service is named after the app) of at most 30 characters. */
 export const appName = dns1035Label({ max: APP_NAME_MAX, required: 'is required (an app name)' });
 
-export const PROCESS_TYPE_MESSAGE = `${DNS1035_LABEL_MESSAGE} (e.g. web, worker)`;
+const PROCESS_TYPE_MESSAGE = `${DNS1035_LABEL_MESSAGE} (e.g. web, worker)`;
 
 /** Why `type` is not a process type (`web`, `worker`), or undefined. */
 export function processTypeProblem(type: string): string | undefined {

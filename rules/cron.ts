@@ -45,8 +45,6 @@ export function cronScheduleProblem(schedule: string): string | undefined {
   return undefined;
 }
 
-export const isCronSchedule = (schedule: string): boolean => cronScheduleProblem(schedule) === undefined;
-
 /** A schedule, trimmed. */
 export const cronSchedule = z
   .string()

@@ -21,8 +21,6 @@ export function hostnameProblem(host: string): string | undefined {
   return undefined;
 }
 
-export const isHostname = (host: string): boolean => hostnameProblem(host) === undefined;
-
 /** A hostname exactly as given (the charts: values are already normalised). */
 export const hostname = z.string().superRefine((host, ctx) => {
   const problem = hostnameProblem(host);

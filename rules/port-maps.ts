@@ -9,8 +9,8 @@ import { z } from 'zod';
 export const PORT_SCHEMES = ['http', 'https', 'tcp', 'udp', 'grpc', 'grpcs'] as const;
 export type PortScheme = (typeof PORT_SCHEMES)[number];
 
-export const PORT_MIN = 1;
-export const PORT_MAX = 65_535;
+const PORT_MIN = 1;
+const PORT_MAX = 65_535;
 
 export interface PortMap {
   scheme: PortScheme;

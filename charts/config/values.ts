@@ -3,13 +3,12 @@
  * the message can name the app's Secret, rather than by the API server after other releases ran.
  */
 import { z } from 'zod';
+import { ENV_NAME_MESSAGE, isEnvName } from '../../rules/env-names.ts';
 import { formatBytes, utf8Bytes } from '../encoding.ts';
 import { appName, namespaceName } from '../schemas.ts';
 
 /** The API server's limit on a Secret's data (keys and decoded values). */
 export const SECRET_MAX_BYTES = 1_048_576;
-
-const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export const configValues = z
   .strictObject({
@@ -20,11 +19,11 @@ export const configValues = z
   .superRefine((values, ctx) => {
     let bytes = 0;
     for (const [key, value] of Object.entries(values.env)) {
-      if (!ENV_KEY.test(key)) {
+      if (!isEnvName(key)) {
         ctx.addIssue({
           code: 'custom',
           path: ['env', key],
-          message: 'is not an environment variable name (letters, digits and "_", not starting with a digit)',
+          message: `is not an environment variable name (${ENV_NAME_MESSAGE.replace(/^must be /, '')})`,
         });
       }
       bytes += utf8Bytes(key) + utf8Bytes(value);

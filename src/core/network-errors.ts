@@ -8,11 +8,16 @@
  * answer yet (a cluster's DNS restarting); a misspelt host stays unresolved, and the retries are
  * bounded, so it still fails, only later.
  *
- * The one difference between the callers: message patterns (isNetworkError) are for HTTP clients,
- * whose connection errors can lose their code on the way (node-fetch's "socket hang up",
- * "Premature close", "network timeout at …"). Redis errors come from ioredis, which keeps the code
- * of every connection failure; its messages are replies the server sent (a script's error text,
- * which may say anything), so redis.ts matches codes only, plus ioredis's own phrases.
+ * The callers differ in what else they trust beside the codes:
+ * - message patterns (isNetworkError) are for errors of the Kubernetes HTTP client, whose connection
+ *   errors can lose their code on the way (node-fetch's "socket hang up", "Premature close",
+ *   "network timeout at …");
+ * - the job runner sees every error a handler throws, whose messages may say anything ("the deploy
+ *   was aborted by the operator"), so it trusts codes and error names only (isNetworkFailure); an
+ *   HTTP client's error reaches it already mapped by the Kubernetes retry (mapKubeError);
+ * - Redis errors come from ioredis, which keeps the code of every connection failure; its messages
+ *   are replies the server sent (a script's error text), so redis.ts matches codes only, plus
+ *   ioredis's own phrases.
  */
 
 /** `code` of Node's system errors (errno) and undici's socket errors for a failed connection. */
@@ -50,9 +55,19 @@ export function hasNetworkErrorCode(err: unknown): boolean {
   return typeof code === 'string' && NETWORK_ERROR_CODES.has(code);
 }
 
+/**
+ * Whether `err` itself is a network failure by what it is, not by what it says: a network error
+ * code, or the name HTTP clients give a failed or timed-out request (`AbortSignal.timeout()`'s
+ * DOMException is a `TimeoutError`).
+ */
+export function isNetworkFailure(err: unknown): boolean {
+  if (hasNetworkErrorCode(err)) return true;
+  const name = (err as { name?: unknown } | null | undefined)?.name;
+  return typeof name === 'string' && NETWORK_ERROR_NAMES.has(name);
+}
+
 /** Whether `err` itself is an HTTP client's network failure: by its code, its name or its message. */
 export function isNetworkError(err: unknown): boolean {
-  if (hasNetworkErrorCode(err)) return true;
-  if (!(err instanceof Error)) return false;
-  return NETWORK_ERROR_NAMES.has(err.name) || NETWORK_MESSAGE.test(err.message);
+  if (isNetworkFailure(err)) return true;
+  return err instanceof Error && NETWORK_MESSAGE.test(err.message);
 }

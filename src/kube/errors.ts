@@ -24,12 +24,17 @@ export interface KubeStatus {
   details?: { causes?: { reason?: string; message?: string; field?: string }[]; retryAfterSeconds?: number };
 }
 
+/** Whether `value` is an HTTP status code (a DOMException's numeric `code` is not one). */
+export function isHttpStatus(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 100 && value <= 599;
+}
+
 /** The HTTP code and Status body of a client-node ApiException (or undefined for other errors). */
 export function kubeStatusOf(
   err: unknown,
 ): { code: number; status?: KubeStatus; headers?: unknown } | undefined {
   const e = err as { code?: unknown; body?: unknown; headers?: unknown };
-  if (typeof e?.code !== 'number') return undefined;
+  if (!isHttpStatus(e?.code)) return undefined;
   let status: KubeStatus | undefined;
   if (typeof e.body === 'string') {
     try {

@@ -88,8 +88,6 @@ export interface ReleaseEngineOptions {
    * must use the same key, or equal values would digest differently and every Secret look changed.
    */
   secretDigestKey: Uint8Array;
-  /** Server-side apply field manager the cluster's writer uses (default `longshore`). */
-  fieldManager?: string;
   /** Revisions kept per release (default 10; the deployed one is never pruned). */
   historyMax?: number;
   /** Default wait deadline (default 300 s, as Helm's --timeout). */
@@ -140,7 +138,7 @@ export class ReleaseEngine {
     this.store = options.history;
     this.digester = new ValueDigester(options.secretDigestKey);
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 300_000;
-    this.fieldManager = options.fieldManager ?? 'longshore';
+    this.fieldManager = options.cluster.fieldManager;
     this.cluster = options.cluster;
     this.observer = new LiveObserver(this.store, this.cluster);
     this.parts = {

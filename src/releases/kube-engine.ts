@@ -13,6 +13,8 @@ import { kubeReleaseCluster } from './kube-release-cluster.ts';
 export interface KubeReleaseEngineOptions extends Omit<ReleaseEngineOptions, 'cluster'> {
   /** Clients (or a KubeConfig to build them from). */
   kube: KubeClients | k8s.KubeConfig;
+  /** Server-side apply field manager (default `longshore`). */
+  fieldManager?: string;
   /** In-attempt retries of API calls (default: 5 attempts from 100 ms). */
   retry?: RetryOptions;
   /** Informer caches of live objects unused this long are stopped (default 15 minutes). */
@@ -24,10 +26,10 @@ export interface KubeReleaseEngineOptions extends Omit<ReleaseEngineOptions, 'cl
 }
 
 export function createReleaseEngine(options: KubeReleaseEngineOptions): ReleaseEngine {
-  const { kube, retry, cacheIdleTimeoutMs, clock, onInformerError, ...engine } = options;
+  const { kube, fieldManager, retry, cacheIdleTimeoutMs, clock, onInformerError, ...engine } = options;
   const kc = kube instanceof k8s.KubeConfig ? kube : kube.kc;
   const cluster = kubeReleaseCluster(kc, {
-    fieldManager: engine.fieldManager ?? 'longshore',
+    fieldManager: fieldManager ?? 'longshore',
     retry: retry ?? {},
     ...(cacheIdleTimeoutMs !== undefined ? { cacheIdleTimeoutMs } : {}),
     ...(clock ? { clock } : {}),

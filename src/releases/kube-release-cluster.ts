@@ -38,6 +38,7 @@ export function kubeReleaseCluster(kc: k8s.KubeConfig, options: KubeReleaseClust
   return {
     live,
     writer: new ObjectWriter(objects, live, options.fieldManager, retry),
+    fieldManager: options.fieldManager,
     defaultNamespace: context?.namespace ?? 'default',
     diagnose: (refs) => diagnoseRollouts(kc, live, refs),
     stop: () => live.stop(),

@@ -39,6 +39,8 @@ export interface ObjectWrites {
 export interface ReleaseCluster {
   live: LiveReader;
   writer: ObjectWrites;
+  /** The server-side apply field manager `writer` applies as (ownership checks compare with it). */
+  fieldManager: string;
   /** The object as the API server has it now (undefined when there is none), past any cache. */
   fromServer(ref: ObjectRef, signal?: AbortSignal): Promise<k8s.KubernetesObject | undefined>;
   /** Problems the pods of these workloads report, for a failed or timed-out wait's message. */

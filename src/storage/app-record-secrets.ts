@@ -14,7 +14,7 @@ import { ANNOTATION_CREATED_AT, appRecordName, LABEL_APP, nameProblem, SETTINGS_
 import { buildAppRecord } from './secret-builders.ts';
 
 /** The key of the spec in the record's settings JSON. */
-export const SPEC_KEY = 'spec';
+const SPEC_KEY = 'spec';
 
 /** The settings JSON of a record Secret; `{}` when absent or not a JSON object. */
 function settingsOf(secret: V1Secret): Record<string, unknown> {
@@ -31,7 +31,7 @@ function settingsOf(secret: V1Secret): Record<string, unknown> {
 }
 
 /** The settings JSON that stores `spec` (what every version of the worker wrote and reads). */
-export function settingsWithSpec(spec: unknown): Record<string, unknown> {
+function settingsWithSpec(spec: unknown): Record<string, unknown> {
   return { [SPEC_KEY]: spec };
 }
 

@@ -151,22 +151,48 @@ describe('failure classes', () => {
   });
 
   it.each([
-    ['socket hang up', Object.assign(new Error('socket hang up'), {})],
-    ['Premature close', new Error('Premature close')],
     [
       'a node-fetch timeout',
       Object.assign(new Error('network timeout at: https://k8s/api'), { name: 'FetchError' }),
     ],
     ['a FetchError', Object.assign(new Error('request to https://k8s failed'), { name: 'FetchError' })],
-    [
-      'an AbortSignal.timeout',
-      Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' }),
-    ],
-    ['a code lost in the message', new Error('request failed, reason: connect ECONNREFUSED 10.0.0.1:6443')],
-  ])('an HTTP client failure told by its name or message (%s) is transient', (_, err) => {
+    // The real thing: a DOMException, whose numeric `code` (23) is not an HTTP status.
+    ['an AbortSignal.timeout', new DOMException('The operation was aborted due to timeout', 'TimeoutError')],
+  ])('an HTTP client failure told by its name (%s) is transient everywhere', (_, err) => {
     expect(classifyError(err).transient).toBe(true);
     expect(mapKubeError(err, 'get')).toBeInstanceOf(TransientError);
   });
+
+  it('AbortSignal.timeout() itself fails with an error classified transient', async () => {
+    const err = await new Promise<unknown>((resolve) => {
+      const signal = AbortSignal.timeout(1);
+      signal.addEventListener('abort', () => resolve(signal.reason));
+    });
+    expect(classifyError(err).transient).toBe(true);
+    expect(mapKubeError(err, 'get')).toBeInstanceOf(TransientError);
+  });
+
+  it.each([
+    ['socket hang up', Object.assign(new Error('socket hang up'), {})],
+    ['Premature close', new Error('Premature close')],
+    ['a code lost in the message', new Error('request failed, reason: connect ECONNREFUSED 10.0.0.1:6443')],
+  ])(
+    'an HTTP client failure told only by its message (%s) is transient for the Kubernetes retry',
+    (_, err) => {
+      expect(mapKubeError(err, 'get')).toBeInstanceOf(TransientError);
+      // The runner sees client errors already mapped; a handler's own plain error is judged by what
+      // it is, not by how it is worded.
+      expect(classifyError(err).transient).toBe(false);
+      expect(classifyError(mapKubeError(err, 'get')).transient).toBe(true);
+    },
+  );
+
+  it.each([['the deploy was aborted by the operator'], ['could not reach network policy controller']])(
+    'a handler error worded like a network failure (%s) is permanent for the runner',
+    (message) => {
+      expect(classifyError(new Error(message)).transient).toBe(false);
+    },
+  );
 
   it.each([
     ['a message that only mentions networking', new Error('no route for networking.k8s.io/v1 Ingress')],

@@ -15,6 +15,9 @@ export {
   STORAGE_NAME_MAX,
   storageName,
 } from '../../../rules/app-names.ts';
+
+import { envName } from '../../../rules/env-names.ts';
+
 export { cronSchedule } from '../../../rules/cron.ts';
 export { hostnameInput as domainName } from '../../../rules/domains.ts';
 export { PORT_SCHEMES, portMap } from '../../../rules/port-maps.ts';
@@ -37,11 +40,7 @@ export const appName = appNameFormat.refine(
 export const namespaceName = dns1123Label({ required: 'is required (a namespace)' });
 
 /** Environment variable names as Dokku accepts them. */
-export const envKey = z
-  .string()
-  .min(1, 'must not be empty')
-  .max(253, 'must be at most 253 characters')
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be letters, digits and "_", not starting with a digit');
+export const envKey = envName;
 
 /**
  * Container image reference (docker/distribution grammar): `[registry[:port]/]path[:tag][@digest]`.

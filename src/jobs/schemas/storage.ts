@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dns1123Subdomain } from '../../../rules/names.ts';
 import { defineContract } from '../contract.ts';
 import { namespaceName, quantity, storageName } from './common.ts';
 
@@ -9,11 +10,8 @@ export const storageEntry = z
     accessMode: z
       .enum(['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'])
       .default('ReadWriteOnce'),
-    storageClass: z
-      .string()
-      .max(253)
-      .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a StorageClass name')
-      .optional(),
+    /** A StorageClass's name. */
+    storageClass: dns1123Subdomain().optional(),
     /** A node directory to bind through a PersistentVolume instead of dynamic provisioning. */
     hostPath: z
       .string()

@@ -3,7 +3,11 @@
 import type { RequestRecord } from '../../../infra/kube-sim/server/request-log.ts';
 import { WRITE_VERBS } from '../../../infra/kube-sim/server/request-log.ts';
 import type { SimOptions } from '../../../infra/kube-sim/sim.ts';
-import { createReleaseEngine, type KubeReleaseEngineOptions, type ReleaseEngine } from '../../../src/releases/index.ts';
+import {
+  createReleaseEngine,
+  type KubeReleaseEngineOptions,
+  type ReleaseEngine,
+} from '../../../src/releases/index.ts';
 import { SecretReleaseStore } from '../../../src/storage/index.ts';
 import { TEST_SECRET_DIGEST_KEY } from '../../fixtures/digest-key.ts';
 
