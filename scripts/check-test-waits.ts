@@ -51,7 +51,7 @@ const RULES: { pattern: RegExp; what: string }[] = [
   },
 ];
 
-const TIMERS_PROMISES = /\b(?:from|import)\s*\(?\s*(['"])(?:node:)?timers\/promises\1/g;
+const TIMERS_PROMISES = /\b(?:from|import|require)\s*\(?\s*(['"])(?:node:)?timers\/promises\1/g;
 
 /** Bare waits in one file's source text. */
 export function findBareWaits(source: string): Finding[] {

@@ -28,6 +28,8 @@ describe('check-test-waits', () => {
     ['async function delay(ms) {}', 'a local sleep function'],
     ['const wait = (ms: number) => other(ms);', 'a local sleep function'],
     ["import { setTimeout as sleep } from 'node:timers/promises';", 'a timers/promises import (a sleep)'],
+    ["const t = require('node:timers/promises');", 'a timers/promises import (a sleep)'],
+    ["const t = await import('timers/promises');", 'a timers/promises import (a sleep)'],
     ['const nap = promisify(setTimeout);', 'promisify(setTimeout) (a sleep)'],
     ['await vi.waitFor(() => expect(x).toBe(1));', 'vi.waitFor/vi.waitUntil (a second polling helper)'],
     [
