@@ -16,7 +16,7 @@ import { encodeContent } from './entries.ts';
 import { MemoryAppRecords } from './memory-app-records.ts';
 import { clampDescription, isReleaseStatus } from './names.ts';
 import { revisionsOverCap } from './pruner.ts';
-import type { ReleaseHistory } from './release-history.ts';
+import { deployedOf, lastOf, type ReleaseHistory } from './release-history.ts';
 import { validateRevisionInput } from './revision-writer.ts';
 import {
   type CreateRevisionInput,
@@ -68,13 +68,11 @@ export class MemoryReleaseHistory implements ReleaseHistory {
   }
 
   last(release: string): RevisionInfo | undefined {
-    return this.history(release).at(-1);
+    return lastOf(this.history(release));
   }
 
   deployed(release: string): RevisionInfo | undefined {
-    return this.history(release)
-      .filter((r) => r.status === 'deployed')
-      .at(-1);
+    return deployedOf(this.history(release));
   }
 
   releases(app?: string): string[] {

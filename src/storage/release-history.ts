@@ -66,3 +66,13 @@ export interface ReleaseHistory extends ReleaseHistoryReader {
   /** Deletes a whole release's history (after an uninstall). */
   deleteRelease(release: string): Promise<void>;
 }
+
+/** The newest revision of a history (oldest first): `last` of every driver. */
+export function lastOf(history: readonly RevisionInfo[]): RevisionInfo | undefined {
+  return history.at(-1);
+}
+
+/** The newest `deployed` revision of a history: `deployed` of every driver. */
+export function deployedOf(history: readonly RevisionInfo[]): RevisionInfo | undefined {
+  return history.filter((r) => r.status === 'deployed').at(-1);
+}

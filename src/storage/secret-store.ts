@@ -35,7 +35,7 @@ import {
   selectorFor,
 } from './names.ts';
 import { deleteRelease, prune, sweepOrphans } from './pruner.ts';
-import type { ReleaseHistory } from './release-history.ts';
+import { deployedOf, lastOf, type ReleaseHistory } from './release-history.ts';
 import { rewriteRevision } from './revision-rewriter.ts';
 import { createRevision, validateRevisionInput } from './revision-writer.ts';
 import { SecretApi } from './secret-api.ts';
@@ -149,13 +149,11 @@ export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, Store
   }
 
   last(release: string): RevisionInfo | undefined {
-    return this.history(release).at(-1);
+    return lastOf(this.history(release));
   }
 
   deployed(release: string): RevisionInfo | undefined {
-    return this.history(release)
-      .filter((r) => r.status === 'deployed')
-      .at(-1);
+    return deployedOf(this.history(release));
   }
 
   releases(app?: string): string[] {

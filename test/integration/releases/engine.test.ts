@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProgressEvent } from '../../../src/releases/events.ts';
 import { ApplyFailedError, MANAGED_BY_LABEL, RELEASE_LABEL } from '../../../src/releases/index.ts';
 import type { ReleaseObject } from '../../../src/storage/types.ts';
+import { APP_RELEASE_DELETE_ORDER } from '../../fixtures/releases/app-objects.ts';
 import { ManualClock } from '../../helpers/manual-clock.ts';
 import { statusOf } from '../../helpers/sim.ts';
 import { until } from '../../helpers/wait.ts';
@@ -245,17 +246,7 @@ describe('upgrade', () => {
       onProgress: (e) => events.push(e),
     });
     expect(result.existed).toBe(true);
-    expect(result.deleted.map((r) => r.kind)).toEqual([
-      'Ingress',
-      'Service',
-      'CronJob',
-      'Deployment',
-      'Deployment',
-      'ConfigMap',
-      'Secret',
-      'ServiceAccount',
-      'Namespace',
-    ]);
+    expect(result.deleted.map((r) => r.kind)).toEqual(APP_RELEASE_DELETE_ORDER);
     expect(h.engine.history('shop')).toEqual([]);
     expect(h.engine.status('shop')).toBeUndefined();
     expect((await h.engine.uninstall({ release: 'shop', holder: 'job-9' })).existed).toBe(false);

@@ -21,7 +21,7 @@ import { INTERRUPTED } from '../../../src/releases/plan.ts';
 import { MemoryReleaseHistory } from '../../../src/storage/memory-history.ts';
 import type { ReleaseObject } from '../../../src/storage/types.ts';
 import { TEST_SECRET_DIGEST_KEY } from '../../fixtures/digest-key.ts';
-import { appRelease } from '../../fixtures/releases/app-objects.ts';
+import { APP_RELEASE_DELETE_ORDER, appRelease } from '../../fixtures/releases/app-objects.ts';
 import { MemoryCluster } from '../../fixtures/releases/memory-cluster.ts';
 
 const WEB = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'shop', name: 'shop-web' };
@@ -375,17 +375,7 @@ describe('uninstall decisions', () => {
     };
     const result = await engine.uninstall({ release: 'shop', holder: 'job-2' });
     expect(result.existed).toBe(true);
-    expect(result.deleted.map((r) => r.kind)).toEqual([
-      'Ingress',
-      'Service',
-      'CronJob',
-      'Deployment',
-      'Deployment',
-      'ConfigMap',
-      'Secret',
-      'ServiceAccount',
-      'Namespace',
-    ]);
+    expect(result.deleted.map((r) => r.kind)).toEqual(APP_RELEASE_DELETE_ORDER);
     expect(new Set(seen)).toEqual(new Set(['uninstalling']));
     expect(engine.history('shop')).toEqual([]);
     expect(cluster.names()).toEqual([]);
