@@ -10,11 +10,11 @@
  * Not modelled: sizes (no ReleaseTooLargeError: that limit belongs to Secrets), unreadable
  * revisions, crashes between writes, and other workers' caches lagging behind.
  */
-import { InvalidInputError, NotFoundError } from '../core/errors.ts';
+import { NotFoundError } from '../core/errors.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { encodeContent } from './entries.ts';
 import { MemoryAppRecords } from './memory-app-records.ts';
-import { clampDescription, isReleaseStatus } from './names.ts';
+import { clampDescription, requireReleaseStatus } from './names.ts';
 import { revisionsOverCap } from './pruner.ts';
 import { deployedOf, lastOf, type ReleaseHistory } from './release-history.ts';
 import { validateRevisionInput } from './revision-writer.ts';
@@ -159,12 +159,7 @@ export class MemoryReleaseHistory implements ReleaseHistory {
     status: ReleaseStatus,
     description?: string,
   ): Promise<RevisionInfo> {
-    if (!isReleaseStatus(status)) {
-      throw new InvalidInputError(
-        [{ path: 'status', message: `unknown status ${String(status)}` }],
-        'status',
-      );
-    }
+    requireReleaseStatus(status);
     const found = this.byRelease.get(release)?.get(revision);
     if (!found) throw new NotFoundError(`release ${release} has no revision ${revision}`);
     found.info.status = status;

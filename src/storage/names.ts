@@ -5,6 +5,7 @@
  */
 
 import { DNS1123_LABEL, DNS1123_LABEL_MESSAGE } from '../../rules/names.ts';
+import { InvalidInputError } from '../core/errors.ts';
 import type { ReleaseStatus } from './types.ts';
 
 export const DEFAULT_NAMESPACE = 'longshore-system';
@@ -23,6 +24,13 @@ export const RELEASE_STATUSES: readonly ReleaseStatus[] = [
 
 export function isReleaseStatus(value: unknown): value is ReleaseStatus {
   return typeof value === 'string' && (RELEASE_STATUSES as readonly string[]).includes(value);
+}
+
+/** A status a caller asks a revision to take: InvalidInputError, before any write, when unknown. */
+export function requireReleaseStatus(status: ReleaseStatus): void {
+  if (!isReleaseStatus(status)) {
+    throw new InvalidInputError([{ path: 'status', message: `unknown status ${String(status)}` }], 'status');
+  }
 }
 
 export const TYPE_APP = 'longshore.dev/app.v1';

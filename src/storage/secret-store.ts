@@ -6,7 +6,7 @@
  * the Secret API; callers see the narrow interfaces. Format and rules: docs/storage-format.md.
  */
 import { CoreV1Api, KubeConfig, type V1Secret } from '@kubernetes/client-node';
-import { InvalidInputError, NotFoundError } from '../core/errors.ts';
+import { NotFoundError } from '../core/errors.ts';
 import type { KubeClients } from '../kube/client.ts';
 import { InformerCache } from '../kube/informer-cache.ts';
 import type { RetryOptions } from '../kube/retry.ts';
@@ -30,8 +30,8 @@ import {
   clampDescription,
   DEFAULT_NAMESPACE,
   indexName,
-  isReleaseStatus,
   LABEL_STATUS,
+  requireReleaseStatus,
   selectorFor,
 } from './names.ts';
 import { deleteRelease, prune, sweepOrphans } from './pruner.ts';
@@ -197,12 +197,7 @@ export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, Store
     status: ReleaseStatus,
     description?: string,
   ): Promise<RevisionInfo> {
-    if (!isReleaseStatus(status)) {
-      throw new InvalidInputError(
-        [{ path: 'status', message: `unknown status ${String(status)}` }],
-        'status',
-      );
-    }
+    requireReleaseStatus(status);
     const name = indexName(release, revision);
     const patched = await this.ctx.api.patchMerge(name, {
       metadata: {
