@@ -48,6 +48,12 @@ const schema = z.object({
   LONGSHORE_SYNC_INTERVAL_MS: integer(0, 86_400_000, 300_000).refine((ms) => ms === 0 || ms >= 100, {
     message: 'expected 0 (off) or a whole number from 100 to 86400000',
   }),
+  // The daily prune (src/workers/handlers/prune.ts); 0 turns it off. At most a week.
+  LONGSHORE_PRUNE_INTERVAL_MS: integer(0, 7 * 86_400_000, 86_400_000).refine((ms) => ms === 0 || ms >= 100, {
+    message: 'expected 0 (off) or a whole number from 100 to 604800000',
+  }),
+  // Stored chunks younger than this are never swept as orphans (a writer may be about to index them).
+  LONGSHORE_ORPHAN_GRACE_MS: integer(0, 86_400_000, 600_000),
 });
 
 export interface FleetConfig {
@@ -76,6 +82,10 @@ export interface FleetConfig {
    * run, see src/producers/scheduler/); 0 turns scheduling off.
    */
   syncIntervalMs: number;
+  /** How often the fleet enqueues a scheduled `prune` of every app (default daily); 0 turns it off. */
+  pruneIntervalMs: number;
+  /** Age below which a chunk no revision references is kept by the orphan sweep (default 10 min). */
+  orphanGraceMs: number;
 }
 
 export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
@@ -107,6 +117,8 @@ export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConf
     backoffMs: e.LONGSHORE_BACKOFF_MS,
     reservationGraceMs: e.LONGSHORE_RESERVATION_GRACE_MS,
     syncIntervalMs: e.LONGSHORE_SYNC_INTERVAL_MS,
+    pruneIntervalMs: e.LONGSHORE_PRUNE_INTERVAL_MS,
+    orphanGraceMs: e.LONGSHORE_ORPHAN_GRACE_MS,
   };
 }
 

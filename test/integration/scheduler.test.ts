@@ -78,6 +78,9 @@ describe('sync scheduler', () => {
     expect(loadFleetConfig({}).syncIntervalMs).toBe(300_000);
     expect(loadFleetConfig({ LONGSHORE_SYNC_INTERVAL_MS: '0' }).syncIntervalMs).toBe(0);
     expect(loadFleetConfig({ LONGSHORE_SYNC_INTERVAL_MS: '60000' }).syncIntervalMs).toBe(60_000);
+    expect(loadFleetConfig({}).pruneIntervalMs).toBe(86_400_000);
+    expect(loadFleetConfig({ LONGSHORE_PRUNE_INTERVAL_MS: '0' }).pruneIntervalMs).toBe(0);
+    expect(() => loadFleetConfig({ LONGSHORE_PRUNE_INTERVAL_MS: '1d' })).toThrow(/LONGSHORE_PRUNE_INTERVAL_MS/);
     expect(() => loadFleetConfig({ LONGSHORE_SYNC_INTERVAL_MS: '5m' })).toThrow(/LONGSHORE_SYNC_INTERVAL_MS/);
     expect(() => loadFleetConfig({ LONGSHORE_SYNC_INTERVAL_MS: '10' })).toThrow(
       /LONGSHORE_SYNC_INTERVAL_MS: expected 0 \(off\) or a whole number from 100/,
@@ -217,8 +220,10 @@ describe('sync scheduler', () => {
     await second.waitForLine(/sync scheduler started/, 60_000);
     // Scheduler ids are `{host}-{pid}`: count only what these two processes enqueued.
     const fromProcesses = async () =>
-      (await jobs.queue.getJobs(['waiting'])).filter((j) =>
-        [first.pid, second.pid].some((pid) => (j.data as JobEnvelope).enqueuedBy.endsWith(`-${pid}`)),
+      (await jobs.queue.getJobs(['waiting'])).filter(
+        (j) =>
+          j.name === 'sync' &&
+          [first.pid, second.pid].some((pid) => (j.data as JobEnvelope).enqueuedBy.endsWith(`-${pid}`)),
       );
     await until(
       async () => (await fromProcesses()).length >= 3 || undefined,
@@ -229,9 +234,21 @@ describe('sync scheduler', () => {
     expect((await first.exited).code).toBe(0);
     expect((await second.exited).code).toBe(0);
     expect(first.output()).toMatch(/sync scheduler stopped/);
+    // The daily prune (default 24 h) runs in the same process: one prune for both processes.
+    const prunes = (await jobs.queue.getJobs(['waiting'])).filter(
+      (j) =>
+        j.name === 'prune' &&
+        [first.pid, second.pid].some((pid) => (j.data as JobEnvelope).enqueuedBy.endsWith(`-${pid}`)),
+    );
+    expect(prunes).toHaveLength(1);
+    expect(first.output() + second.output()).toMatch(/prune scheduler started/);
 
-    const off = await runCli(['scheduler'], { ...env, LONGSHORE_SYNC_INTERVAL_MS: '0' });
+    const off = await runCli(['scheduler'], {
+      ...env,
+      LONGSHORE_SYNC_INTERVAL_MS: '0',
+      LONGSHORE_PRUNE_INTERVAL_MS: '0',
+    });
     expect(off.code).toBe(2);
-    expect(off.stderr).toMatch(/LONGSHORE_SYNC_INTERVAL_MS is 0/);
+    expect(off.stderr).toMatch(/LONGSHORE_SYNC_INTERVAL_MS and LONGSHORE_PRUNE_INTERVAL_MS are 0/);
   });
 });

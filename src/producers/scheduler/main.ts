@@ -1,6 +1,7 @@
 /**
- * `longshore scheduler`: a process that runs the sync scheduler until SIGTERM/SIGINT. Run it beside
- * the workers, as many replicas as you like: the fleet still enqueues one sync per interval.
+ * `longshore scheduler`: a process that runs the sync scheduler and the daily prune scheduler
+ * until SIGTERM/SIGINT. Run it beside the workers, as many replicas as you like: the fleet still
+ * enqueues one sync per sync interval and one prune per prune interval.
  */
 import { loadFleetConfig } from '../../core/env.ts';
 import { ConfigError } from '../../core/errors.ts';
@@ -8,16 +9,20 @@ import { createLogger } from '../../core/logger.ts';
 import { exitOnSignals } from '../../core/signals.ts';
 import { SyncScheduler } from './sync-scheduler.ts';
 
-export async function runSchedulerProcess(): Promise<SyncScheduler> {
+export async function runSchedulerProcess(): Promise<SyncScheduler[]> {
   const config = loadFleetConfig();
-  if (config.syncIntervalMs === 0) {
+  if (config.syncIntervalMs === 0 && config.pruneIntervalMs === 0) {
     throw new ConfigError(
-      'LONGSHORE_SYNC_INTERVAL_MS is 0 (scheduling off): nothing for a scheduler process to do; set an interval such as 300000',
+      'LONGSHORE_SYNC_INTERVAL_MS and LONGSHORE_PRUNE_INTERVAL_MS are 0 (scheduling off): nothing for a scheduler process to do; set an interval such as 300000',
     );
   }
   const logger = createLogger(config.logLevel, { component: 'scheduler' });
-  const scheduler = SyncScheduler.fromConfig(config, logger);
-  scheduler.start();
-  exitOnSignals(logger, 'stop', () => scheduler.stop());
-  return scheduler;
+  const schedulers = (['sync', 'prune'] as const)
+    .map((job) => SyncScheduler.fromConfig(config, logger, undefined, job))
+    .filter((s) => s.enabled);
+  for (const s of schedulers) s.start();
+  exitOnSignals(logger, 'stop', async () => {
+    await Promise.all(schedulers.map((s) => s.stop()));
+  });
+  return schedulers;
 }

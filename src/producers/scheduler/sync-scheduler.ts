@@ -1,5 +1,7 @@
 /**
  * The sync scheduler: enqueues a `sync` job (which enqueues a `reconcile` per app) every interval.
+ * The same loop, given `job: 'prune'`, enqueues the daily fleet-wide `prune` under its own key
+ * `{longshore}:scheduler:prune` (LONGSHORE_PRUNE_INTERVAL_MS, default 24 h).
  * Safe to run in any number of processes at once: before enqueuing, a scheduler takes the Redis key
  * `{longshore}:scheduler:sync` with `SET NX PX interval`, so the fleet enqueues one sync per
  * interval however many schedulers run. A scheduler that finds the key taken sleeps until it
@@ -33,6 +35,15 @@ const MAX_JITTER_MS = 50;
 /** A command the scheduler sends that gets no answer in this long fails the tick (owned connection). */
 const COMMAND_TIMEOUT_MS = 10_000;
 
+/** The job types a scheduler can enqueue; each has its own interval key, named after it. */
+export type ScheduledJob = 'sync' | 'prune';
+
+/** Where each scheduled job's interval comes from, for messages. */
+const INTERVAL_ENV: Record<ScheduledJob, string> = {
+  sync: 'LONGSHORE_SYNC_INTERVAL_MS',
+  prune: 'LONGSHORE_PRUNE_INTERVAL_MS',
+};
+
 /** What one tick did. */
 export type SchedulerTick =
   | { outcome: 'enqueued'; jobId: string; at: number; nextInMs: number }
@@ -58,6 +69,8 @@ interface SchedulerCommon {
   onStop?: () => Promise<void>;
   /** Where time comes from (default: the system clock); tests pass a manual one. */
   clock?: Clock;
+  /** What to enqueue every interval (default `sync`); its payload is `{}` (every app). */
+  job?: ScheduledJob;
 }
 
 export type SyncSchedulerOptions = SchedulerCommon &
@@ -80,6 +93,7 @@ export type SyncSchedulerOptions = SchedulerCommon &
 export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
   readonly id: string;
   readonly intervalMs: number;
+  readonly job: ScheduledJob;
   private readonly lock: IntervalKey;
   private readonly clock: Clock;
   private readonly logger: Logger | undefined;
@@ -99,14 +113,21 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
     this.intervalMs = options.intervalMs;
     this.logger = options.logger?.child({ scheduler: this.id });
     this.clock = options.clock ?? systemClock;
-    this.lock = options.lock ?? new IntervalLock(options.redis, 'sync', this.id);
+    this.job = options.job ?? 'sync';
+    this.lock = options.lock ?? new IntervalLock(options.redis, this.job, this.id);
   }
 
   /**
    * A scheduler with its own Redis connection (closed by stop()), configured from the environment:
-   * `REDIS_URL`, `LONGSHORE_SYNC_INTERVAL_MS`, and the job defaults.
+   * `REDIS_URL`, `LONGSHORE_SYNC_INTERVAL_MS` (or `LONGSHORE_PRUNE_INTERVAL_MS` for `job: 'prune'`),
+   * and the job defaults.
    */
-  static fromConfig(config: FleetConfig, logger?: Logger, id?: string): SyncScheduler {
+  static fromConfig(
+    config: FleetConfig,
+    logger?: Logger,
+    id?: string,
+    job: ScheduledJob = 'sync',
+  ): SyncScheduler {
     const redis = createRedis(config.redisUrl, 'producer', { commandTimeout: COMMAND_TIMEOUT_MS });
     const jobs = new JobClient(redis, { attempts: config.jobAttempts, backoffMs: config.backoffMs });
     // Connection errors also surface as failed ticks; the client reconnects by itself. With a
@@ -127,7 +148,8 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
     return new SyncScheduler({
       redis,
       jobs,
-      intervalMs: config.syncIntervalMs,
+      intervalMs: job === 'prune' ? config.pruneIntervalMs : config.syncIntervalMs,
+      job,
       ...(logger ? { logger } : {}),
       ...(id ? { id } : {}),
       onStop: async () => {
@@ -150,11 +172,11 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
   start(): void {
     if (this.active) return;
     if (!this.enabled) {
-      this.logger?.info('sync scheduler off (LONGSHORE_SYNC_INTERVAL_MS=0)');
+      this.logger?.info(`${this.job} scheduler off (${INTERVAL_ENV[this.job]}=0)`);
       return;
     }
     this.active = true;
-    this.logger?.info({ intervalMs: this.intervalMs, key: this.lock.key }, 'sync scheduler started');
+    this.logger?.info({ intervalMs: this.intervalMs, key: this.lock.key }, `${this.job} scheduler started`);
     this.schedule(0);
   }
 
@@ -175,7 +197,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       if (waited !== undefined) this.clock.clearTimeout(waited);
     }
     await this.options.onStop?.();
-    if (wasActive) this.logger?.info('sync scheduler stopped');
+    if (wasActive) this.logger?.info(`${this.job} scheduler stopped`);
     this.emit('stopped');
   }
 
@@ -191,17 +213,17 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       const take = await this.lock.take(this.intervalMs || 1);
       if (take.taken) {
         taken = true;
-        const job = await this.options.jobs.enqueue('sync', {}, `scheduler:${this.id}`);
+        const job = await this.options.jobs.enqueue(this.job, {}, `scheduler:${this.id}`);
         this.consecutiveErrors = 0;
         result = { outcome: 'enqueued', jobId: job.id, at, nextInMs: this.intervalMs };
-        this.logger?.info({ jobId: job.id, nextInMs: result.nextInMs }, 'scheduled sync enqueued');
+        this.logger?.info({ jobId: job.id, nextInMs: result.nextInMs }, `scheduled ${this.job} enqueued`);
       } else {
         this.consecutiveErrors = 0;
         const nextInMs = Math.min(take.heldForMs, this.intervalMs) + jitter(this.intervalMs);
         result = { outcome: 'skipped', heldForMs: take.heldForMs, at, nextInMs };
         this.logger?.debug(
           { heldForMs: take.heldForMs, nextInMs },
-          'sync already enqueued this interval (key held by a scheduler)',
+          `${this.job} already enqueued this interval (key held by a scheduler)`,
         );
       }
     } catch (err) {
@@ -213,7 +235,7 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
       result = { outcome: 'error', error, consecutiveErrors: this.consecutiveErrors, at, nextInMs };
       this.logger?.warn(
         { err: describeRedisError(error), consecutiveErrors: this.consecutiveErrors, nextInMs },
-        'scheduled sync not enqueued; will retry',
+        `scheduled ${this.job} not enqueued; will retry`,
       );
     }
     try {
