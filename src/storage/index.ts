@@ -18,7 +18,7 @@ export {
   REQUEST_BODY_LIMIT,
   SECRET_DATA_LIMIT,
 } from './limits.ts';
-export type { StoreMaintenance } from './maintenance.ts';
+export type { StoreMaintenance, SweepOptions } from './maintenance.ts';
 export { MemoryAppRecords, type MemoryAppRecordsOptions } from './memory-app-records.ts';
 export { MemoryReleaseHistory, type MemoryReleaseHistoryOptions } from './memory-history.ts';
 export { DEFAULT_NAMESPACE } from './names.ts';

@@ -93,7 +93,11 @@ async function removeRevisions(
  * The delete carries the chunk's uid and resourceVersion as preconditions: a chunk that a writer
  * adopted (added an owner to) since it was listed is not deleted.
  */
-export async function sweepOrphans(ctx: StorageContext, minAgeMs: number): Promise<number> {
+export async function sweepOrphans(
+  ctx: StorageContext,
+  minAgeMs: number,
+  options: { dryRun?: boolean; onOrphan?: (chunk: string) => void } = {},
+): Promise<number> {
   const referenced = new Set<string>();
   const knownIndexes = new Set<string>();
   const unsure = new Set<string>();
@@ -119,12 +123,20 @@ export async function sweepOrphans(ctx: StorageContext, minAgeMs: number): Promi
         (o) => o.name.startsWith(INDEX_PREFIX) && !knownIndexes.has(o.uid),
       );
       if (unknownOwner) continue;
+      if (options.dryRun) {
+        options.onOrphan?.(name);
+        deleted++;
+        continue;
+      }
       const outcome = await ctx.api.delete(name, {
         uid: meta.uid ?? '',
         ...(meta.resourceVersion ? { resourceVersion: meta.resourceVersion } : {}),
       });
       ctx.reader.cache.delete(name);
-      if (outcome === 'deleted') deleted++;
+      if (outcome === 'deleted') {
+        options.onOrphan?.(name);
+        deleted++;
+      }
     }
   } while (cont);
   return deleted;

@@ -23,7 +23,7 @@ import {
   MAX_CHUNK_BYTES,
   MIN_CHUNK_BYTES,
 } from './limits.ts';
-import type { StoreMaintenance } from './maintenance.ts';
+import type { StoreMaintenance, SweepOptions } from './maintenance.ts';
 import {
   ANNOTATION_DESCRIPTION,
   ANNOTATION_MODIFIED_AT,
@@ -221,7 +221,7 @@ export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, Store
     await deleteRelease(this.ctx, release);
   }
 
-  sweepOrphans(options: { minAgeMs?: number } = {}): Promise<number> {
-    return sweepOrphans(this.ctx, options.minAgeMs ?? this.ctx.limits.orphanGraceMs);
+  sweepOrphans(options: SweepOptions = {}): Promise<number> {
+    return sweepOrphans(this.ctx, options.minAgeMs ?? this.ctx.limits.orphanGraceMs, options);
   }
 }

@@ -19,6 +19,7 @@ import {
   type ReleaseHistory,
   SecretReleaseStore,
   type StoreMaintenance,
+  type SweepOptions,
 } from '../storage/index.ts';
 import { appSpecCodec } from './app-state.ts';
 
@@ -29,6 +30,11 @@ export interface Cluster {
   /** One record per app, with the spec its last successful job saved. */
   apps: AppRecords<AppSpec>;
   engine: ReleaseEngine;
+  /**
+   * The orphan-chunk sweep of release storage (StoreMaintenance), for `prune`; its grace is
+   * LONGSHORE_ORPHAN_GRACE_MS unless the caller passes `minAgeMs`.
+   */
+  sweepOrphans(options?: SweepOptions): Promise<number>;
 }
 
 export class ClusterConnection {
@@ -62,6 +68,7 @@ export class ClusterConnection {
       kube,
       namespace: this.config.namespace,
       spec: appSpecCodec,
+      orphanGraceMs: this.config.orphanGraceMs,
       onInformerError: (err) => {
         if (!this.stopping)
           this.logger.warn({ err: (err as Error).message }, 'release storage informer restarting');
@@ -79,7 +86,16 @@ export class ClusterConnection {
     });
     this.logger.info({ cluster: kube.kc.getCurrentCluster()?.server }, 'connected to the cluster');
     await redactStoredSecrets(engine, store, this.logger);
-    return { cluster: { kube, history: store, apps: store.apps, engine }, maintenance: store };
+    return {
+      cluster: {
+        kube,
+        history: store,
+        apps: store.apps,
+        engine,
+        sweepOrphans: (options) => store.sweepOrphans(options),
+      },
+      maintenance: store,
+    };
   }
 
   async stop(): Promise<void> {

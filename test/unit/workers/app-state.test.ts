@@ -21,7 +21,7 @@ function cluster(): Cluster {
     secretDigestKey: TEST_SECRET_DIGEST_KEY,
   });
   // The jobs' code reads no Kubernetes client here.
-  return { kube: undefined as never, history, apps, engine };
+  return { kube: undefined as never, history, apps, engine, sweepOrphans: async () => 0 };
 }
 
 describe('loadAppState', () => {

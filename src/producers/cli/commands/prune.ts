@@ -6,11 +6,14 @@ export function registerPrune(program: Command): void {
   withSubmitOptions(
     program
       .command('prune')
-      .description('Remove leaked pull secrets, history over the limit, orphan chunks and finished run Jobs')
-      .argument('[app]', 'only this app (default: every app)'),
+      .description(
+        'Remove leaked pull secrets, history over the limit, orphan chunks, finished run Jobs and releases of apps that are gone',
+      )
+      .argument('[app]', 'only this app (default: every app)')
+      .option('--dry-run', 'list what would be removed, remove nothing'),
   ).action(
-    action(async (app: string | undefined, options: CommonOptions) =>
-      submit('prune', app ? { app } : {}, options),
+    action(async (app: string | undefined, options: CommonOptions & { dryRun?: boolean }) =>
+      submit('prune', { ...(app ? { app } : {}), ...(options.dryRun ? { dryRun: true } : {}) }, options),
     ),
   );
 
