@@ -22,6 +22,7 @@ export type { StoreMaintenance, SweepOptions } from './maintenance.ts';
 export { MemoryAppRecords, type MemoryAppRecordsOptions } from './memory-app-records.ts';
 export { MemoryReleaseHistory, type MemoryReleaseHistoryOptions } from './memory-history.ts';
 export { DEFAULT_NAMESPACE } from './names.ts';
+export { revisionsOverCap } from './pruner.ts';
 export type { ReleaseHistory, ReleaseHistoryReader } from './release-history.ts';
 export { SecretReleaseStore, type SecretReleaseStoreOptions, STORE_DEFAULTS } from './secret-store.ts';
 export * from './types.ts';

@@ -5,6 +5,8 @@
  */
 export interface SweepOptions {
   minAgeMs?: number;
+  /** Only chunks of this app (their `longshore.dev/app` label): `prune APP`. */
+  app?: string;
   /** Count (and name) the orphans, delete none: `prune --dry-run`. */
   dryRun?: boolean;
   /** Called with each orphan chunk's name, as it is deleted (or would be, in a dry run). */

@@ -7,7 +7,7 @@ import { markOwned, ownChunks } from './chunk-ownership.ts';
 import { allIndexes, revisionsOf, type StorageContext, step } from './context.ts';
 import type { IndexEntry } from './index-view.ts';
 import { chunksOf } from './manifest.ts';
-import { ANNOTATION_CHUNKS_OWNED, INDEX_PREFIX, LABEL_RELEASE, selectorFor } from './names.ts';
+import { ANNOTATION_CHUNKS_OWNED, INDEX_PREFIX, LABEL_APP, LABEL_RELEASE, selectorFor } from './names.ts';
 import type { RevisionInfo } from './types.ts';
 
 export interface PruneResult {
@@ -96,7 +96,7 @@ async function removeRevisions(
 export async function sweepOrphans(
   ctx: StorageContext,
   minAgeMs: number,
-  options: { dryRun?: boolean; onOrphan?: (chunk: string) => void } = {},
+  options: { app?: string; dryRun?: boolean; onOrphan?: (chunk: string) => void } = {},
 ): Promise<number> {
   const referenced = new Set<string>();
   const knownIndexes = new Set<string>();
@@ -117,6 +117,7 @@ export async function sweepOrphans(
       const meta = chunk.metadata ?? {};
       const name = meta.name ?? '';
       if (referenced.has(name) || unsure.has(meta.labels?.[LABEL_RELEASE] ?? '')) continue;
+      if (options.app !== undefined && meta.labels?.[LABEL_APP] !== options.app) continue;
       const created = meta.creationTimestamp ? new Date(meta.creationTimestamp).getTime() : now;
       if (now - created < minAgeMs) continue;
       const unknownOwner = (meta.ownerReferences ?? []).some(

@@ -80,7 +80,9 @@ describe('sync scheduler', () => {
     expect(loadFleetConfig({ LONGSHORE_SYNC_INTERVAL_MS: '60000' }).syncIntervalMs).toBe(60_000);
     expect(loadFleetConfig({}).pruneIntervalMs).toBe(86_400_000);
     expect(loadFleetConfig({ LONGSHORE_PRUNE_INTERVAL_MS: '0' }).pruneIntervalMs).toBe(0);
-    expect(() => loadFleetConfig({ LONGSHORE_PRUNE_INTERVAL_MS: '1d' })).toThrow(/LONGSHORE_PRUNE_INTERVAL_MS/);
+    expect(() => loadFleetConfig({ LONGSHORE_PRUNE_INTERVAL_MS: '1d' })).toThrow(
+      /LONGSHORE_PRUNE_INTERVAL_MS/,
+    );
     expect(() => loadFleetConfig({ LONGSHORE_SYNC_INTERVAL_MS: '5m' })).toThrow(/LONGSHORE_SYNC_INTERVAL_MS/);
     expect(() => loadFleetConfig({ LONGSHORE_SYNC_INTERVAL_MS: '10' })).toThrow(
       /LONGSHORE_SYNC_INTERVAL_MS: expected 0 \(off\) or a whole number from 100/,

@@ -1,5 +1,5 @@
 /**
- * The handlers this build of the worker runs. A job type without one (rename, destroy, prune,
+ * The handlers this build of the worker runs. A job type without one (rename, destroy,
  * storage-*, run: later issues) fails with a clear message.
  */
 import { applyDomains, applyPorts, applyProperties, applyScale } from '../../apps/mutations.ts';
@@ -11,12 +11,14 @@ import type { ScalePayload } from '../../jobs/schemas/scale.ts';
 import { HandlerRegistry } from '../handler-registry.ts';
 import { configHandler } from './config.ts';
 import { deployHandler } from './deploy.ts';
+import { pruneHandler } from './prune.ts';
 import { specChangeHandler } from './spec-change.ts';
 import { syncHandler } from './sync.ts';
 
 export function defaultHandlers(): HandlerRegistry {
   return new HandlerRegistry()
     .register('sync', syncHandler)
+    .register('prune', pruneHandler)
     .register('deploy', deployHandler)
     .register('config', configHandler)
     .register(
