@@ -99,8 +99,8 @@ export function buildProgram(): Command {
   program
     .command('scheduler')
     .description(
-      'Run the sync scheduler until SIGTERM/SIGINT: a sync job every LONGSHORE_SYNC_INTERVAL_MS (default 5 min), ' +
-        'one per interval however many schedulers run',
+      'Run the schedulers until SIGTERM/SIGINT: a sync job every LONGSHORE_SYNC_INTERVAL_MS (default 5 min) ' +
+        'and a prune every LONGSHORE_PRUNE_INTERVAL_MS (default 24 h), one per interval however many schedulers run',
     )
     .action(
       longRunning(async () => {

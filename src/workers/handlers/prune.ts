@@ -20,6 +20,7 @@ import { isNotFound } from '../../kube/errors.ts';
 import { describeRef, refOf } from '../../releases/objects.ts';
 import { describeLeak, findPullSecretLeak, hasPodTemplate } from '../../releases/pull-secret-leaks.ts';
 import { revisionsOverCap, STORE_DEFAULTS } from '../../storage/index.ts';
+import { appRecordName } from '../../storage/names.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Handler, HandlerContext } from '../handler.ts';
 import { expiredRunJobs, goneApps, isManaged } from '../prune/plan.ts';
@@ -121,12 +122,25 @@ async function appsThatAreGone(ctx: Ctx, cluster: Cluster, note: Note): Promise<
     ...(ctx.payload.app !== undefined ? { app: ctx.payload.app } : {}),
   });
   for (const { release, app } of gone.releases) {
+    // The two caches (indexes, records) are separate informers: a record another worker just
+    // created may not be in ours yet. Only the API server's word that it is gone counts.
+    if (await recordExists(cluster, ctx.services.config.namespace, app)) continue;
     await note(`release ${release} (its app ${app} has no app record)`);
     if (!ctx.payload.dryRun) await cluster.history.deleteRelease(release);
   }
   for (const app of gone.records) {
     await note(`app record of ${app} (no release of it is left)`);
     if (!ctx.payload.dryRun) await cluster.apps.delete(app);
+  }
+}
+
+async function recordExists(cluster: Cluster, namespace: string, app: string): Promise<boolean> {
+  try {
+    await cluster.kube.core.readNamespacedSecret({ name: appRecordName(app), namespace });
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
   }
 }
 
