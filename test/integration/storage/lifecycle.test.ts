@@ -110,7 +110,15 @@ describe('release storage lifecycle', () => {
     });
     await expect(orphaned).rejects.toThrow('simulated death');
     expect(await store.sweepOrphans()).toBe(0); // younger than the 10-minute grace
-    expect(await store.sweepOrphans({ minAgeMs: 0 })).toBe(1);
+    // A dry run (prune --dry-run) names the orphan and deletes nothing; another app's filter skips it.
+    const named: string[] = [];
+    expect(await store.sweepOrphans({ minAgeMs: 0, dryRun: true, onOrphan: (c) => named.push(c) })).toBe(1);
+    expect(named).toHaveLength(1);
+    expect(await store.sweepOrphans({ minAgeMs: 0, app: 'someone-else' })).toBe(0);
+    expect(await store.sweepOrphans({ minAgeMs: 0, app: 'pr', dryRun: true })).toBe(1);
+    const swept: string[] = [];
+    expect(await store.sweepOrphans({ minAgeMs: 0, onOrphan: (c) => swept.push(c) })).toBe(1);
+    expect(swept).toEqual(named);
     expect(await store.sweepOrphans({ minAgeMs: 0 })).toBe(0);
     expect(store.history('pr').at(-1)?.revision).toBe(15);
   });
