@@ -220,3 +220,86 @@ describe('prune', () => {
     expect(await objects()).toEqual(after);
   });
 });
+
+describe('prune of run Jobs', () => {
+  let jobsFleet: DeployFleet;
+
+  beforeAll(async () => {
+    // Without the workload controllers, kube-sim's own TTL-after-finished controller does not run:
+    // the Jobs stay as planted, as on a cluster whose TTL controller is off or behind.
+    jobsFleet = await startDeployFleet({ controllers: false });
+    await jobsFleet.startWorker();
+  });
+
+  afterAll(async () => {
+    await jobsFleet?.stop();
+  });
+
+  async function plantJob(
+    name: string,
+    labels: Record<string, string>,
+    opts: { ttl?: number; finishedAgoMs?: number },
+  ): Promise<void> {
+    await jobsFleet.batch.createNamespacedJob({
+      namespace: 'default',
+      body: {
+        metadata: { name, labels },
+        spec: {
+          ...(opts.ttl !== undefined ? { ttlSecondsAfterFinished: opts.ttl } : {}),
+          template: { spec: { restartPolicy: 'Never', containers: [{ name: 'run', image: 'busybox' }] } },
+        },
+      },
+    });
+    if (opts.finishedAgoMs === undefined) return;
+    const at = new Date(Date.now() - opts.finishedAgoMs);
+    await jobsFleet.batch.patchNamespacedJobStatus(
+      {
+        name,
+        namespace: 'default',
+        body: {
+          status: {
+            startTime: at,
+            completionTime: at,
+            succeeded: 1,
+            conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: at }],
+          },
+        },
+      },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+  }
+
+  it('deletes the finished run Jobs past their TTL, and only those', async () => {
+    const run = { ...MANAGED, 'longshore.dev/job': 'run', 'app.kubernetes.io/part-of': 'web' };
+    const hour = 3_600_000;
+    await plantJob('web-run-expired', run, { ttl: 60, finishedAgoMs: hour });
+    await plantJob('web-run-young', run, { ttl: 7200, finishedAgoMs: hour });
+    await plantJob('web-run-no-ttl', run, { finishedAgoMs: hour });
+    await plantJob('web-run-running', run, { ttl: 60 });
+    const { 'app.kubernetes.io/managed-by': _, ...unmanaged } = run;
+    await plantJob('lookalike-run', unmanaged, { ttl: 60, finishedAgoMs: hour });
+    const names = async () =>
+      (await jobsFleet.batch.listNamespacedJob({ namespace: 'default' })).items
+        .map((j) => j.metadata?.name ?? '')
+        .sort();
+    const before = await names();
+    expect(before).toHaveLength(5);
+
+    const dry = await jobsFleet.ok(['prune', 'web', '--dry-run', '--wait']);
+    expect(dry).toMatch(
+      /would remove batch\/v1 Job default\/web-run-expired \(a finished run Job past its TTL\)/,
+    );
+    expect(dry).toMatch(/would remove 1 item\(s\) \(web\)/);
+    expect(await names()).toEqual(before);
+
+    const out = await jobsFleet.ok(['prune', '--wait']);
+    expect(out).toMatch(/removed batch\/v1 Job default\/web-run-expired/);
+    expect(out).toMatch(/removed 1 item\(s\) \(every app\)/);
+    await until(
+      async () => !(await names()).includes('web-run-expired') || undefined,
+      'the expired Job deleted',
+    );
+    expect(await names()).toEqual(before.filter((n) => n !== 'web-run-expired'));
+    expect(await jobsFleet.ok(['prune', '--wait'])).toMatch(/nothing to prune/);
+  });
+});
