@@ -128,6 +128,23 @@ describe('job contracts', () => {
     expect(contractFor('run').lane({ app: 'web' } as never)).toBeUndefined();
   });
 
+  it('prune: one app or all, --dry-run as `dryRun` (false unless given), in the app lane or the fleet lane', () => {
+    expect(validateJob('prune', {}).payload).toEqual({ dryRun: false });
+    expect(validateJob('prune', { app: 'web', dryRun: true }).payload).toEqual({ app: 'web', dryRun: true });
+    expect(contractFor('prune').lane({ app: 'web', dryRun: true } as never)).toEqual({
+      kind: 'app',
+      name: 'web',
+    });
+    expect(contractFor('prune').describe({ dryRun: true } as never)).toBe('prune (all apps) (dry run)');
+    try {
+      validateJob('prune', { dryRun: 'yes' });
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(InvalidInputError);
+      expect((err as InvalidInputError).issues.map((i) => i.path)).toEqual(['dryRun']);
+    }
+  });
+
   it('names every invalid field', () => {
     try {
       validateJob('deploy', { app: 'Web', extra: 1 });
