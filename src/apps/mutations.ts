@@ -8,6 +8,7 @@ import { unknownFormationTypes, unknownScaleTypes } from '../jobs/app-processes.
 import type { DeployPayload } from '../jobs/schemas/deploy.ts';
 import type { DomainsPayload } from '../jobs/schemas/domains.ts';
 import type { ListAction } from '../jobs/schemas/list-change.ts';
+import type { MountsPayload } from '../jobs/schemas/mounts.ts';
 import type { PortsPayload } from '../jobs/schemas/ports.ts';
 import type { PropertiesPayload } from '../jobs/schemas/properties.ts';
 import type { ScalePayload } from '../jobs/schemas/scale.ts';
@@ -138,4 +139,33 @@ export function applyProperties(spec: AppSpec, payload: PropertiesPayload): AppS
     else properties[key] = value;
   }
   return { ...structuredClone(spec), properties: properties as AppSpec['properties'] };
+}
+
+/**
+ * Mounts an entry at a path, or unmounts the entry from that path. Mounting what is already
+ * mounted there replaces its options (sub-path, read-only), so a retried job is a no-op; a path
+ * another entry is mounted at is refused. Unmounting what is not mounted changes nothing.
+ * Mounts are kept sorted by path, then entry.
+ */
+export function applyMounts(spec: AppSpec, payload: MountsPayload): AppSpec {
+  const { entry, mountPath, subPath, readOnly } = payload.mount;
+  const others = spec.mounts.filter((m) => !(m.entry === entry && m.mountPath === mountPath));
+  if (payload.action === 'unmount') return { ...structuredClone(spec), mounts: structuredClone(others) };
+  const taken = others.find((m) => m.mountPath === mountPath);
+  if (taken) {
+    throw new InvalidInputError(
+      [
+        {
+          path: 'mount.mountPath',
+          message: `${mountPath} is already the mount path of entry ${taken.entry}`,
+        },
+      ],
+      `storage:mount ${spec.app}`,
+    );
+  }
+  const mounts = [
+    ...structuredClone(others),
+    { entry, mountPath, ...(subPath !== undefined ? { subPath } : {}), readOnly },
+  ].sort((a, b) => (a.mountPath < b.mountPath ? -1 : a.mountPath > b.mountPath ? 1 : 0));
+  return { ...structuredClone(spec), mounts };
 }

@@ -104,6 +104,14 @@ export class SecretAppRecords<Spec> implements AppRecords<Spec> {
     return secret ? toAppRecord(secret, this.codec) : undefined;
   }
 
+  list(): AppRecord<Spec>[] {
+    return this.ctx.apps
+      .list(this.ctx.namespace)
+      .map((secret) => toAppRecord(secret, this.codec))
+      .filter((record) => record.app !== '')
+      .sort((a, b) => (a.app < b.app ? -1 : a.app > b.app ? 1 : 0));
+  }
+
   async ensure(app: string): Promise<AppRecord<Spec>> {
     return toAppRecord(await ensureAppSecret(this.ctx, app, {}), this.codec);
   }

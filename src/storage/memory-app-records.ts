@@ -42,6 +42,10 @@ export class MemoryAppRecords<Spec = unknown> implements AppRecords<Spec> {
     return stored ? this.toRecord(stored) : undefined;
   }
 
+  list(): AppRecord<Spec>[] {
+    return [...this.records.keys()].sort().map((app) => this.toRecord(this.records.get(app)!));
+  }
+
   async ensure(app: string): Promise<AppRecord<Spec>> {
     return this.toRecord(this.ensureStored(app));
   }
