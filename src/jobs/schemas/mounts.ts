@@ -10,7 +10,7 @@ export const mountChange = z
   .object({
     entry: storageName,
     mountPath: z
-      .string()
+      .string({ error: 'is required (ENTRY:/path, e.g. data:/var/lib/data)' })
       .max(4096)
       .regex(/^\/[^\0:]*$/, 'must be an absolute path (without ":")')
       .refine((p) => !p.split('/').includes('..'), 'must not contain ".."'),
