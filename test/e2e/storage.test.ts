@@ -101,20 +101,32 @@ describe('storage', () => {
     expect(missing.stderr).toMatch(/storage entry nothing does not exist/);
 
     await ok(['storage:mount', 'maps', 'geo:/data:ro', '--sub-path', 'v2', '--wait']);
+    // A mount of one process only: its Deployment gets it, the CronJob does not.
+    await ok(['storage:mount', 'maps', 'geo:/tiles', '--process', 'web', '--wait']);
     const mounted = await podSpecs('maps');
-    for (const pod of [mounted.deployment, mounted.cron]) {
-      expect(pod?.volumes).toEqual([{ name: 'geo', persistentVolumeClaim: { claimName: 'storage-geo' } }]);
-      expect(pod?.containers[0]?.volumeMounts).toEqual([
-        { name: 'geo', mountPath: '/data', subPath: 'v2', readOnly: true },
-      ]);
-    }
+    const geo = [{ name: 'geo', persistentVolumeClaim: { claimName: 'storage-geo' } }];
+    const shared = { name: 'geo', mountPath: '/data', subPath: 'v2', readOnly: true };
+    expect(mounted.deployment?.volumes).toEqual(geo);
+    expect(mounted.deployment?.containers[0]?.volumeMounts).toEqual([
+      shared,
+      { name: 'geo', mountPath: '/tiles' },
+    ]);
+    expect(mounted.cron?.volumes).toEqual(geo);
+    expect(mounted.cron?.containers[0]?.volumeMounts).toEqual([shared]);
 
     const refused = await fleet.cli(['storage:destroy', 'geo', '--wait']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('storage entry geo is mounted by maps (/data:ro); unmount it first');
+    expect(refused.stderr).toContain(
+      'storage entry geo is mounted by maps (/data:ro, web:/tiles); unmount it first',
+    );
     expect((await claim('geo'))?.status?.phase).toBe('Bound');
 
     await ok(['storage:unmount', 'maps', 'geo:/data', '--wait']);
+    const refusedAgain = await fleet.cli(['storage:destroy', 'geo', '--wait']);
+    expect(refusedAgain.stderr).toContain(
+      'storage entry geo is mounted by maps (web:/tiles); unmount it first',
+    );
+    await ok(['storage:unmount', 'maps', 'geo:/tiles', '--wait']);
     const unmounted = await podSpecs('maps');
     for (const pod of [unmounted.deployment, unmounted.cron]) {
       expect(pod?.volumes).toBeUndefined();

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { appName, storageName } from './common.ts';
+import { appName, processType, storageName } from './common.ts';
 
 export const mountChange = z
   .object({
@@ -22,6 +22,8 @@ export const mountChange = z
       .refine((p) => !p.split('/').includes('..'), 'must not contain ".."')
       .optional(),
     readOnly: z.boolean().default(false),
+    /** Mount into this process type's Deployment only (CronJobs then do not get it). */
+    process: processType.optional(),
   })
   .strict();
 
@@ -42,5 +44,6 @@ export const mountsContract = defineContract<MountsPayload>({
   payload: mountsPayload,
   lane: (p) => ({ kind: 'app', name: p.app }),
   app: (p) => p.app,
-  describe: (p) => `${p.action} ${p.app} ${p.mount.entry}:${p.mount.mountPath}`,
+  describe: (p) =>
+    `${p.action} ${p.app} ${p.mount.entry}:${p.mount.mountPath}${p.mount.process ? ` (${p.mount.process})` : ''}`,
 });

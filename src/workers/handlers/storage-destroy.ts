@@ -12,13 +12,16 @@ import type { StorageDestroyPayload } from '../../jobs/schemas/storage.ts';
 import type { AppRecord } from '../../storage/index.ts';
 import type { Handler } from '../handler.ts';
 
-/** `shop (/data), blog (/var/lib/blog:ro)`: the apps whose saved spec mounts `entry`, and where. */
+/**
+ * `shop (web:/data), blog (/var/lib/blog:ro)`: the apps whose saved spec mounts `entry`, and
+ * where (`process:` when the mount is one process's only).
+ */
 export function mountedBy(records: AppRecord<AppSpec>[], entry: string): string[] {
   const users: string[] = [];
   for (const record of records) {
     const paths = (record.spec?.mounts ?? [])
       .filter((m) => m.entry === entry)
-      .map((m) => `${m.mountPath}${m.readOnly ? ':ro' : ''}`);
+      .map((m) => `${m.process ? `${m.process}:` : ''}${m.mountPath}${m.readOnly ? ':ro' : ''}`);
     if (paths.length > 0) users.push(`${record.app} (${paths.join(', ')})`);
   }
   return users;

@@ -279,6 +279,29 @@ describe('applyMounts', () => {
     expect(() => applyMounts(spec, mount('logs', '/data'))).toThrow(InvalidInputError);
   });
 
+  it("scopes a mount to one process: its path may repeat in another process's container, not in a shared one", () => {
+    const spec = deployed({ processes: { web: { command: 'a' }, worker: { command: 'b' } } });
+    let next = applyMounts(spec, {
+      ...mount('cache', '/tmp/x'),
+      mount: { ...mount('cache', '/tmp/x').mount, process: 'web' },
+    });
+    next = applyMounts(next, {
+      ...mount('scratch', '/tmp/x'),
+      mount: { ...mount('scratch', '/tmp/x').mount, process: 'worker' },
+    });
+    expect(next.mounts.map((m) => `${m.process}:${m.entry}`)).toEqual(['web:cache', 'worker:scratch']);
+    expect(appSpec.parse(next)).toEqual(next);
+    expect(() => applyMounts(next, mount('shared', '/tmp/x'))).toThrow(
+      /already the mount path of entry cache/,
+    );
+    expect(() =>
+      applyMounts(spec, {
+        ...mount('cache', '/c'),
+        mount: { ...mount('cache', '/c').mount, process: 'clock' },
+      }),
+    ).toThrow(/mount\.process: app shop has no process type "clock" \(it has web, worker\)/);
+  });
+
   it('unmounts only the entry at that path; unmounting what is not mounted changes nothing', () => {
     let spec = applyMounts(deployed(), mount('data', '/a'));
     spec = applyMounts(spec, mount('data', '/b'));

@@ -74,11 +74,13 @@ export function registerStorage(program: Command): void {
       .description('Mount a storage entry into every process and cron task of an app, and deploy')
       .argument('<app>', 'app name')
       .argument('<mount>', 'ENTRY:/path, or ENTRY:/path:ro for a read-only mount')
-      .option('--sub-path <path>', 'mount this directory of the volume instead of its root'),
+      .option('--sub-path <path>', 'mount this directory of the volume instead of its root')
+      .option('--process <type>', "mount into this process type's Deployment only (no CronJob)"),
   ).action(
     action(async (app: string, spec: string, options: MountOptions) => {
       const mount: Record<string, unknown> = parseMount(spec);
       if (options.subPath !== undefined) mount.subPath = options.subPath;
+      if (options.process !== undefined) mount.process = options.process;
       return submit('mounts', { app, action: 'mount', mount }, options);
     }),
   );
@@ -99,6 +101,7 @@ export function registerStorage(program: Command): void {
 
 interface MountOptions extends CommonOptions {
   subPath?: string;
+  process?: string;
 }
 
 /**
