@@ -82,6 +82,11 @@ describe('storage', () => {
     expect(pvc?.status?.phase).toBe('Bound');
     expect(pvc?.spec?.volumeName).toBe('storage-geo');
     expect(pvc?.spec?.storageClassName).toBe('');
+    // The binder's additions (claimRef uid, bind annotations) are not drift: the same create again writes nothing.
+    const again = await fleet.writesDuring(() =>
+      ok(['storage:create', 'geo', '--size', '1Gi', '--host-path', '/srv/geo', '--wait']),
+    );
+    expect(again).toEqual([]);
     expect(await ok(['storage:status', 'geo', '--wait'])).toMatch(
       /completed: geo: Bound, 1Gi, ReadWriteOnce/,
     );
@@ -148,6 +153,10 @@ describe('storage', () => {
   it('grows an entry only where its class allows expansion, and never shrinks one', async () => {
     await ok(['storage:create', 'cache', '--size', '2Gi', '--wait']);
     expect((await claim('cache'))?.spec?.storageClassName).toBe('standard');
+    // A provisioned claim (the binder set its volumeName) is not drift either.
+    expect(
+      await fleet.writesDuring(() => ok(['storage:create', 'cache', '--size', '2Gi', '--wait'])),
+    ).toEqual([]);
 
     const shrink = await fleet.cli(['storage:create', 'cache', '--size', '1Gi', '--wait']);
     expect(shrink.code).toBe(1);
