@@ -6,6 +6,7 @@
 import type * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
+import { until } from '../helpers/wait.ts';
 
 let fleet: DeployFleet;
 
@@ -171,5 +172,29 @@ describe('storage', () => {
     await ok(['storage:create', 'media', '--size', '1Gi', '--storage-class', 'fast', '--wait']);
     await ok(['storage:create', 'media', '--size', '3Gi', '--storage-class', 'fast', '--wait']);
     expect((await claim('media'))?.spec?.resources?.requests?.storage).toBe('3Gi');
+  });
+
+  it('a worker killed while the claim binds: the retry continues the same revision, nothing doubled', async () => {
+    const store = await fleet.store();
+    const before = fleet.sim.settings.pvcBindDelayMs;
+    fleet.sim.settings.pvcBindDelayMs = 4_000;
+    const waiting = fleet.cli(['storage:create', 'slow', '--size', '1Gi', '--wait'], { timeoutMs: 120_000 });
+    await until(
+      () => (store.last('storage-slow')?.status === 'pending-install' ? true : undefined),
+      'the create to store its pending revision',
+    );
+    await until(async () => (await claim('slow')) ?? undefined, 'the claim to be applied');
+    const [first] = fleet.workers;
+    first!.kill('SIGKILL');
+    await first!.exited;
+    fleet.sim.settings.pvcBindDelayMs = before;
+
+    await fleet.startWorker();
+    const result = await waiting;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/completed: storage entry slow: default\/storage-slow Bound, 1Gi/);
+    expect(store.history('storage-slow').map((r) => [r.revision, r.status])).toEqual([[1, 'deployed']]);
+    const claims = (await fleet.core.listNamespacedPersistentVolumeClaim({ namespace: 'default' })).items;
+    expect(claims.filter((c) => c.metadata?.name === 'storage-slow')).toHaveLength(1);
   });
 });
