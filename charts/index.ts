@@ -52,6 +52,7 @@ export {
   ingressName,
   LABEL_VALUE_MAX,
   processObjectName,
+  storageObjectName,
 } from './names.ts';
 export {
   type PullSecretChartValues,
@@ -59,4 +60,11 @@ export {
   pullSecretName,
   pullSecretValues,
 } from './pull-secret/index.ts';
+export {
+  ACCESS_MODES,
+  type StorageChartValues,
+  storageChart,
+  storageLabels,
+  storageValues,
+} from './storage/index.ts';
 export type { Chart, RenderedObject } from './types.ts';

@@ -82,3 +82,12 @@ export function ingressName(app: string, domain: string): string {
     .replace(/-+$/, '');
   return `${readable}-${shortHash(`${app}/${domain}`)}`;
 }
+
+/**
+ * The PersistentVolumeClaim of a storage entry (and, with a hostPath, its PersistentVolume):
+ * `storage-{entry}`, as its release is named. The storage chart creates it and the app chart's
+ * volumes claim it, so both read the name here. Entries have at most 45 characters: it fits.
+ */
+export function storageObjectName(entry: string): string {
+  return `storage-${entry}`;
+}

@@ -11,7 +11,7 @@ import { CRONJOB_NAME_MAX, fitName, LABEL_VALUE_MAX } from '../names.ts';
 import { mergeUnder } from '../records.ts';
 import type { RenderedObject } from '../types.ts';
 import type { AppContext } from './context.ts';
-import { containerBase, mountsField, podAnnotations, podSpec } from './pod.ts';
+import { containerBase, mountsField, mountsOf, podAnnotations, podSpec } from './pod.ts';
 import { containerResources } from './resources.ts';
 import { splitShellWords } from './shell-words.ts';
 import type { CronTaskValues } from './values.ts';
@@ -35,10 +35,11 @@ export function cronJob(ctx: AppContext, task: CronTaskValues): RenderedObject {
   // called `cron`), so they carry part-of and the task's id instead of name/instance.
   const labels = mergeUnder({ [CRON_ID_LABEL]: cronIdLabel(task.id) }, appLabels(values.app, values.labels));
   const annotations = mergeUnder({ [CRON_COMMAND_ANNOTATION]: task.command }, values.annotations);
+  const mounts = mountsOf(values, undefined);
   const container = {
     ...containerBase(CRON_CONTAINER, values, splitShellWords(task.command)),
     resources: containerResources(),
-    ...mountsField(values),
+    ...mountsField(mounts),
   };
   return {
     apiVersion: 'batch/v1',
@@ -60,7 +61,7 @@ export function cronJob(ctx: AppContext, task: CronTaskValues): RenderedObject {
           activeDeadlineSeconds: 86_400,
           template: {
             metadata: { labels, annotations: podAnnotations(values) },
-            spec: podSpec(values, [container], { restartPolicy: 'Never' }),
+            spec: podSpec(values, mounts, [container], { restartPolicy: 'Never' }),
           },
         },
       },

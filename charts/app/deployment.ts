@@ -4,7 +4,7 @@ import { objectMeta } from '../metadata.ts';
 import { processObjectName } from '../names.ts';
 import type { RenderedObject } from '../types.ts';
 import { type AppContext, WEB_PROCESS } from './context.ts';
-import { containerBase, mountsField, podAnnotations, podSpec } from './pod.ts';
+import { containerBase, mountsField, mountsOf, podAnnotations, podSpec } from './pod.ts';
 import { containerPorts } from './ports.ts';
 import { containerProbes } from './probes.ts';
 import { containerResources } from './resources.ts';
@@ -22,13 +22,14 @@ export function deploymentName(app: string, process: string): string {
 export function deployment(ctx: AppContext, process: string, spec: ProcessValues): RenderedObject {
   const { values } = ctx;
   const labels = processLabels(values.app, process, values.labels);
+  const mounts = mountsOf(values, process);
   const container: Record<string, unknown> = {
     ...containerBase(process, values, spec.command === undefined ? undefined : splitShellWords(spec.command)),
     env: [{ name: 'PORT', value: String(ctx.port) }],
   };
   if (process === WEB_PROCESS && ctx.portMaps.length > 0) container.ports = containerPorts(ctx.portMaps);
   container.resources = containerResources(spec.resources);
-  Object.assign(container, containerProbes(spec.healthchecks, ctx.port), mountsField(values));
+  Object.assign(container, containerProbes(spec.healthchecks, ctx.port), mountsField(mounts));
 
   return {
     apiVersion: 'apps/v1',
@@ -40,7 +41,7 @@ export function deployment(ctx: AppContext, process: string, spec: ProcessValues
       selector: { matchLabels: processSelector(values.app, process) },
       template: {
         metadata: { labels, annotations: podAnnotations(values) },
-        spec: podSpec(values, [container]),
+        spec: podSpec(values, mounts, [container]),
       },
     },
   };

@@ -20,6 +20,14 @@ export function podAnnotations(values: AppChartValues): Record<string, string> {
   return mergeUnder({ [CONFIG_DIGEST_ANNOTATION]: values.configDigest }, values.annotations);
 }
 
+/**
+ * The mounts of one pod: a process's Deployment gets the mounts of every process and its own; a
+ * CronJob (`process` undefined: cron tasks are no process) only the mounts of every process.
+ */
+export function mountsOf(values: AppChartValues, process: string | undefined): MountValues[] {
+  return values.mounts.filter((m) => m.process === undefined || m.process === process);
+}
+
 /** One volume per mounted storage entry, by name. */
 export function volumes(mounts: readonly MountValues[]): Record<string, unknown>[] {
   const claims = new Map<string, string>();
@@ -47,6 +55,7 @@ export function volumeMounts(mounts: readonly MountValues[]): Record<string, unk
  */
 export function podSpec(
   values: AppChartValues,
+  mounts: readonly MountValues[],
   containers: Record<string, unknown>[],
   extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
@@ -54,7 +63,7 @@ export function podSpec(
   const pullSecrets = unique(values.imagePullSecrets);
   if (pullSecrets.length > 0) spec.imagePullSecrets = pullSecrets.map((name) => ({ name }));
   spec.containers = containers;
-  const vols = volumes(values.mounts);
+  const vols = volumes(mounts);
   if (vols.length > 0) spec.volumes = vols;
   return spec;
 }
@@ -72,7 +81,7 @@ export function containerBase(
 }
 
 /** volumeMounts, when there are any, to spread into a container. */
-export function mountsField(values: AppChartValues): Record<string, unknown> {
-  const mounts = volumeMounts(values.mounts);
-  return mounts.length > 0 ? { volumeMounts: mounts } : {};
+export function mountsField(mounts: readonly MountValues[]): Record<string, unknown> {
+  const list = volumeMounts(mounts);
+  return list.length > 0 ? { volumeMounts: list } : {};
 }

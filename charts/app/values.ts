@@ -124,6 +124,14 @@ const mount = z.strictObject({
     .refine((p) => !p.split('/').includes('..'), 'must not contain ".."')
     .optional(),
   readOnly: z.boolean(),
+  /** Only this process's Deployment gets the mount; absent: every Deployment and CronJob. */
+  process: z
+    .string()
+    .superRefine((type, ctx) => {
+      const problem = processTypeProblem(type);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
 });
 
 export const appValues = z
@@ -169,13 +177,17 @@ export const appValues = z
       else ids.set(task.id, i);
     });
 
-    const paths = new Map<string, number>();
     const claims = new Map<string, string>();
     values.mounts.forEach((m, i) => {
-      const samePath = paths.get(m.mountPath);
-      if (samePath !== undefined)
+      // Two mounts meet in a container when they share a path and a process (or either has none).
+      const samePath = values.mounts.findIndex(
+        (o, j) =>
+          j < i &&
+          o.mountPath === m.mountPath &&
+          (o.process === undefined || m.process === undefined || o.process === m.process),
+      );
+      if (samePath >= 0)
         issue(['mounts', i, 'mountPath'], `${m.mountPath} is already mount ${samePath}'s path`);
-      else paths.set(m.mountPath, i);
       const claim = claims.get(m.entry);
       if (claim !== undefined && claim !== m.claimName) {
         issue(['mounts', i, 'claimName'], `entry ${m.entry} is already mounted from claim ${claim}`);

@@ -4,7 +4,7 @@
  * so a spec that cannot render is refused with nothing written.
  */
 import { createHash } from 'node:crypto';
-import type { AppChartValues } from '../../charts/index.ts';
+import { type AppChartValues, storageObjectName } from '../../charts/index.ts';
 import { cronTaskId } from './cron-tasks.ts';
 import { APP_DEFAULTS } from './defaults.ts';
 import { releaseNames } from './releases.ts';
@@ -67,7 +67,7 @@ export function appChartValues(spec: AppSpec & { image: string }): AppChartValue
         throw new Error(`cron task ${id} of ${spec.app} has no suffix (assignCronSuffixes was skipped)`);
       return { id, suffix, ...task };
     }),
-    mounts: spec.mounts.map((m) => ({ ...m, claimName: m.entry })),
+    mounts: spec.mounts.map((m) => ({ ...m, claimName: storageObjectName(m.entry) })),
     labels: { ...(spec.properties.labels ?? {}) },
     annotations: { ...(spec.properties.annotations ?? {}) },
   };

@@ -8,6 +8,7 @@ import { unknownFormationTypes, unknownScaleTypes } from '../jobs/app-processes.
 import type { DeployPayload } from '../jobs/schemas/deploy.ts';
 import type { DomainsPayload } from '../jobs/schemas/domains.ts';
 import type { ListAction } from '../jobs/schemas/list-change.ts';
+import type { MountsPayload } from '../jobs/schemas/mounts.ts';
 import type { PortsPayload } from '../jobs/schemas/ports.ts';
 import type { PropertiesPayload } from '../jobs/schemas/properties.ts';
 import type { ScalePayload } from '../jobs/schemas/scale.ts';
@@ -138,4 +139,62 @@ export function applyProperties(spec: AppSpec, payload: PropertiesPayload): AppS
     else properties[key] = value;
   }
   return { ...structuredClone(spec), properties: properties as AppSpec['properties'] };
+}
+
+/**
+ * Mounts an entry at a path (into every process and cron task, or with `process` into that
+ * process's Deployment only), or unmounts the entry from that path. Mounting what is already
+ * mounted there replaces its options (sub-path, read-only, process), so a retried job is a no-op;
+ * a path another entry is mounted at in the same containers is refused, and so is a process type
+ * the app does not have. Unmounting what is not mounted changes nothing. Mounts are kept sorted by
+ * path, then process.
+ */
+export function applyMounts(spec: AppSpec, payload: MountsPayload): AppSpec {
+  const { entry, mountPath, subPath, readOnly, process } = payload.mount;
+  const others = spec.mounts.filter((m) => !(m.entry === entry && m.mountPath === mountPath));
+  if (payload.action === 'unmount') return { ...structuredClone(spec), mounts: structuredClone(others) };
+  const subject = `storage:mount ${spec.app}`;
+  const known = Object.keys(spec.processes).sort();
+  if (process !== undefined && known.length > 0 && !known.includes(process)) {
+    throw new InvalidInputError(
+      [
+        {
+          path: 'mount.process',
+          message: `app ${spec.app} has no process type "${process}" (it has ${known.join(', ')})`,
+        },
+      ],
+      subject,
+    );
+  }
+  const taken = others.find(
+    (m) =>
+      m.mountPath === mountPath &&
+      (m.process === undefined || process === undefined || m.process === process),
+  );
+  if (taken) {
+    throw new InvalidInputError(
+      [
+        {
+          path: 'mount.mountPath',
+          message: `${mountPath} is already the mount path of entry ${taken.entry}`,
+        },
+      ],
+      subject,
+    );
+  }
+  const mounts = [
+    ...structuredClone(others),
+    {
+      entry,
+      mountPath,
+      ...(subPath !== undefined ? { subPath } : {}),
+      readOnly,
+      ...(process !== undefined ? { process } : {}),
+    },
+  ].sort((a, b) => compareText(a.mountPath, b.mountPath) || compareText(a.process ?? '', b.process ?? ''));
+  return { ...structuredClone(spec), mounts };
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -44,6 +44,8 @@ const mountSpec = z
     mountPath: z.string().startsWith('/', 'must be an absolute path').max(4096),
     subPath: z.string().min(1).max(4096).optional(),
     readOnly: z.boolean(),
+    /** Only this process type's Deployment mounts it (`--process`); absent: every process and cron task. */
+    process: processType.optional(),
   })
   .strict();
 

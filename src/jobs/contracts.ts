@@ -5,6 +5,7 @@ import { configContract } from './schemas/config.ts';
 import { deployContract } from './schemas/deploy.ts';
 import { destroyContract } from './schemas/destroy.ts';
 import { domainsContract } from './schemas/domains.ts';
+import { mountsContract } from './schemas/mounts.ts';
 import { portsContract } from './schemas/ports.ts';
 import { propertiesContract } from './schemas/properties.ts';
 import { pruneContract } from './schemas/prune.ts';
@@ -12,7 +13,12 @@ import { reconcileContract } from './schemas/reconcile.ts';
 import { renameContract } from './schemas/rename.ts';
 import { runContract } from './schemas/run.ts';
 import { scaleContract } from './schemas/scale.ts';
-import { storageCreateContract, storageDestroyContract, storageStatusContract } from './schemas/storage.ts';
+import {
+  storageCreateContract,
+  storageDestroyContract,
+  storageListContract,
+  storageStatusContract,
+} from './schemas/storage.ts';
 import { syncContract } from './schemas/sync.ts';
 
 const contracts: { [K in JobType]: JobContract<never> } = {
@@ -31,6 +37,8 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   'storage-destroy': storageDestroyContract as JobContract<never>,
   'storage-status': storageStatusContract as JobContract<never>,
   run: runContract as JobContract<never>,
+  mounts: mountsContract as JobContract<never>,
+  'storage-list': storageListContract as JobContract<never>,
 };
 
 export function isJobType(type: string): type is JobType {
@@ -50,7 +58,7 @@ export function countsAsNewerWork(type: string): boolean {
   return !isJobType(type) || contracts[type].operatorChange !== false;
 }
 
-/** Job types that are not newer work (reconcile, sync, storage-status). */
+/** Job types that are not newer work (reconcile, sync, storage-status, storage-list). */
 export const NEUTRAL_TYPES: readonly JobType[] = JOB_TYPES.filter((t) => !countsAsNewerWork(t));
 
 /**

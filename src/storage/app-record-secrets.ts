@@ -108,6 +108,7 @@ export class SecretAppRecords<Spec> implements AppRecords<Spec> {
     return this.ctx.apps
       .list(this.ctx.namespace)
       .map((secret) => toAppRecord(secret, this.codec))
+      .filter((record) => record.app !== '')
       .sort((a, b) => (a.app < b.app ? -1 : a.app > b.app ? 1 : 0));
   }
 

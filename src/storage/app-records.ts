@@ -35,7 +35,7 @@ export interface AppRecord<Spec = unknown> {
 export interface AppRecords<Spec = unknown> {
   /** The app's record, from memory (no request). */
   get(app: string): AppRecord<Spec> | undefined;
-  /** Every app's record, from memory, sorted by app (prune looks for records of apps that are gone). */
+  /** Every record, from memory (no request), sorted by app (prune looks for records of apps that are gone). */
   list(): AppRecord<Spec>[];
   /** The app's record, created (without a spec) when missing. InvalidInputError for a bad app name. */
   ensure(app: string): Promise<AppRecord<Spec>>;

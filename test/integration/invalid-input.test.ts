@@ -29,6 +29,9 @@ describe('invalid input', () => {
     [['apps:rename', 'web', 'web'], /newName: must differ/],
     [['apps:destroy', 'web'], /--force: destroying web cannot be undone/],
     [['storage:create', 'data', '--size', 'lots'], /entry\.size: must be a Kubernetes quantity/],
+    [['storage:mount', 'web', 'data'], /mount\.mountPath: .*required/i],
+    [['storage:mount', 'web', 'data:relative'], /mount\.mountPath: must be an absolute path/],
+    [['storage:mount', 'web', 'data:/x', '--sub-path', '../up'], /mount\.subPath: must not contain "\.\."/],
     [['deploy', 'web', '--image', 'nginx', '--bogus'], /unknown option '--bogus'/],
   ])('refuses %j with exit 2', async (args, message) => {
     const result = await runCli(args, fleet.env);

@@ -108,6 +108,8 @@ describe('job contracts', () => {
     'storage-destroy': { name: 'data' },
     'storage-status': { name: 'data' },
     run: { app: 'web', command: ['rake', 'db:migrate'] },
+    mounts: { app: 'web', action: 'mount', mount: { entry: 'data', mountPath: '/data' } },
+    'storage-list': {},
   };
 
   it.each(JOB_TYPES)('%s has a valid sample, a lane rule and a secret-free description', (type) => {

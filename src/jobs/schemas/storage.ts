@@ -30,9 +30,12 @@ export const storageCreatePayload = z.object({ entry: storageEntry }).strict();
 export const storageDestroyPayload = z.object({ name: storageName }).strict();
 export const storageStatusPayload = z.object({ name: storageName }).strict();
 
+export const storageListPayload = z.object({}).strict();
+
 export type StorageCreatePayload = z.infer<typeof storageCreatePayload>;
 export type StorageDestroyPayload = z.infer<typeof storageDestroyPayload>;
 export type StorageStatusPayload = z.infer<typeof storageStatusPayload>;
+export type StorageListPayload = z.infer<typeof storageListPayload>;
 
 export const storageCreateContract = defineContract<StorageCreatePayload>({
   type: 'storage-create',
@@ -62,4 +65,15 @@ export const storageStatusContract = defineContract<StorageStatusPayload>({
   operatorChange: false,
   app: () => undefined,
   describe: (p) => `storage-status ${p.name}`,
+});
+
+export const storageListContract = defineContract<StorageListPayload>({
+  type: 'storage-list',
+  summary: "List the storage entries (the job's return value: each entry's size, namespace, phase)",
+  payload: storageListPayload,
+  // A read of the whole fleet's entries: nothing to order it behind (storage-status waits per entry).
+  lane: () => undefined,
+  operatorChange: false,
+  app: () => undefined,
+  describe: () => 'storage-list',
 });

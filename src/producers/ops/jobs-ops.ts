@@ -27,7 +27,7 @@ export const LISTABLE_STATES = [
 export type ListableState = (typeof LISTABLE_STATES)[number];
 
 /** Job types whose re-run after newer work of the same app would roll part of the app back. */
-const APP_MUTATIONS = new Set(['deploy', 'config', 'scale', 'domains', 'ports', 'properties']);
+const APP_MUTATIONS = new Set(['deploy', 'config', 'scale', 'domains', 'ports', 'properties', 'mounts']);
 
 export interface JobSummary {
   id: string;

@@ -1,9 +1,11 @@
 /**
- * Storage mounts are checked before the first write: each mounted entry's claim must exist in the
+ * Storage mounts are checked before the first write: each mounted entry's claim (`storage-{entry}`,
+ * charts/names.ts) must exist in the
  * app's namespace (created by `storage:create`) and be Bound. A missing claim is the operator's to
  * fix (never retried); a Pending one is retried with backoff, as binding may still be under way.
  */
 import type * as k8s from '@kubernetes/client-node';
+import { storageObjectName } from '../../../charts/index.ts';
 import type { AppSpec } from '../../apps/spec.ts';
 import { InvalidInputError, TransientError } from '../../core/errors.ts';
 import { isNotFound } from '../../kube/errors.ts';
@@ -17,9 +19,10 @@ export async function checkMounts(
   const missing: string[] = [];
   const pending: string[] = [];
   for (const entry of [...new Set(mounts.map((m) => m.entry))]) {
-    const claim = await withKubeRetry(`read PersistentVolumeClaim ${namespace}/${entry}`, async () => {
+    const name = storageObjectName(entry);
+    const claim = await withKubeRetry(`read PersistentVolumeClaim ${namespace}/${name}`, async () => {
       try {
-        return await core.readNamespacedPersistentVolumeClaim({ namespace, name: entry });
+        return await core.readNamespacedPersistentVolumeClaim({ namespace, name });
       } catch (err) {
         if (isNotFound(err)) return undefined;
         throw err;

@@ -1,6 +1,6 @@
 /**
- * The handlers this build of the worker runs. A job type without one (rename, destroy,
- * storage-*, run: later issues) fails with a clear message.
+ * The handlers this build of the worker runs. A job type without one (rename, run: later issues)
+ * fails with a clear message.
  */
 import { applyDomains, applyPorts, applyProperties, applyScale } from '../../apps/mutations.ts';
 import type { DomainsPayload } from '../../jobs/schemas/domains.ts';
@@ -11,8 +11,12 @@ import type { ScalePayload } from '../../jobs/schemas/scale.ts';
 import { HandlerRegistry } from '../handler-registry.ts';
 import { configHandler } from './config.ts';
 import { deployHandler } from './deploy.ts';
+import { mountsHandler } from './mounts.ts';
 import { pruneHandler } from './prune.ts';
 import { specChangeHandler } from './spec-change.ts';
+import { storageCreateHandler } from './storage-create.ts';
+import { storageDestroyHandler } from './storage-destroy.ts';
+import { storageListHandler, storageStatusHandler } from './storage-status.ts';
 import { syncHandler } from './sync.ts';
 
 export function defaultHandlers(): HandlerRegistry {
@@ -48,6 +52,11 @@ export function defaultHandlers(): HandlerRegistry {
         (p) => `properties set ${Object.keys(p.set).join(', ')}`,
       ),
     )
+    .register('mounts', mountsHandler)
+    .register('storage-create', storageCreateHandler)
+    .register('storage-destroy', storageDestroyHandler)
+    .register('storage-status', storageStatusHandler)
+    .register('storage-list', storageListHandler)
     .register(
       'reconcile',
       // A reconcile never creates an app: sync enqueues one for every app Redis has heard of.

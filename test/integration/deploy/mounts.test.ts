@@ -1,5 +1,6 @@
 /** Storage mounts are checked against the cluster before a deploy writes anything. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storageObjectName } from '../../../charts/index.ts';
 import { InvalidInputError, TransientError } from '../../../src/core/errors.ts';
 import { checkMounts } from '../../../src/workers/deploy/mounts.ts';
 import { type SimClients, startSimWithClients } from '../../helpers/sim.ts';
@@ -17,11 +18,12 @@ afterAll(async () => {
 
 const mount = (entry: string) => ({ entry, mountPath: `/data/${entry}`, readOnly: false });
 
-async function claim(name: string, storageClassName: string): Promise<void> {
+/** The claim of storage entry `entry`, as storage:create names it. */
+async function claim(entry: string, storageClassName: string): Promise<void> {
   await k.core.createNamespacedPersistentVolumeClaim({
     namespace: 'default',
     body: {
-      metadata: { name },
+      metadata: { name: storageObjectName(entry) },
       spec: { accessModes: ['ReadWriteOnce'], storageClassName, resources: { requests: { storage: '1Gi' } } },
     },
   });
@@ -32,8 +34,12 @@ describe('checkMounts', () => {
     await claim('uploads', 'standard');
     await until(
       async () =>
-        (await k.core.readNamespacedPersistentVolumeClaim({ name: 'uploads', namespace: 'default' })).status
-          ?.phase === 'Bound' || undefined,
+        (
+          await k.core.readNamespacedPersistentVolumeClaim({
+            name: storageObjectName('uploads'),
+            namespace: 'default',
+          })
+        ).status?.phase === 'Bound' || undefined,
       'the claim to bind',
     );
     await expect(

@@ -4,6 +4,7 @@ import { assignCronSuffixes, cronTaskId } from '../../../src/apps/cron-tasks.ts'
 import {
   applyDeploy,
   applyDomains,
+  applyMounts,
   applyPorts,
   applyProperties,
   applyScale,
@@ -244,5 +245,68 @@ describe('chart values', () => {
   it('digests the environment independently of key order', () => {
     expect(envDigest({ A: '1', B: '2' })).toBe(envDigest({ B: '2', A: '1' }));
     expect(envDigest({ A: '1' })).not.toBe(envDigest({ A: '2' }));
+  });
+});
+
+describe('applyMounts', () => {
+  const mount = (entry: string, mountPath: string, extra: { subPath?: string; readOnly?: boolean } = {}) => ({
+    app: 'shop',
+    action: 'mount' as const,
+    mount: { entry, mountPath, readOnly: false, ...extra },
+  });
+
+  it('adds mounts sorted by path, and mounting the same entry at the same path again only updates it', () => {
+    let spec = applyMounts(deployed(), mount('data', '/var/data'));
+    spec = applyMounts(spec, mount('geoip', '/geo', { subPath: 'v2', readOnly: true }));
+    expect(spec.mounts).toEqual([
+      { entry: 'geoip', mountPath: '/geo', subPath: 'v2', readOnly: true },
+      { entry: 'data', mountPath: '/var/data', readOnly: false },
+    ]);
+    expect(applyMounts(spec, mount('data', '/var/data'))).toEqual(spec);
+    expect(applyMounts(spec, mount('geoip', '/geo')).mounts[0]).toEqual({
+      entry: 'geoip',
+      mountPath: '/geo',
+      readOnly: false,
+    });
+    expect(appSpec.parse(spec)).toEqual(spec);
+  });
+
+  it('refuses a path another entry is mounted at, naming it', () => {
+    const spec = applyMounts(deployed(), mount('data', '/data'));
+    expect(() => applyMounts(spec, mount('logs', '/data'))).toThrow(
+      /mount\.mountPath: \/data is already the mount path of entry data/,
+    );
+    expect(() => applyMounts(spec, mount('logs', '/data'))).toThrow(InvalidInputError);
+  });
+
+  it("scopes a mount to one process: its path may repeat in another process's container, not in a shared one", () => {
+    const spec = deployed({ processes: { web: { command: 'a' }, worker: { command: 'b' } } });
+    let next = applyMounts(spec, {
+      ...mount('cache', '/tmp/x'),
+      mount: { ...mount('cache', '/tmp/x').mount, process: 'web' },
+    });
+    next = applyMounts(next, {
+      ...mount('scratch', '/tmp/x'),
+      mount: { ...mount('scratch', '/tmp/x').mount, process: 'worker' },
+    });
+    expect(next.mounts.map((m) => `${m.process}:${m.entry}`)).toEqual(['web:cache', 'worker:scratch']);
+    expect(appSpec.parse(next)).toEqual(next);
+    expect(() => applyMounts(next, mount('shared', '/tmp/x'))).toThrow(
+      /already the mount path of entry cache/,
+    );
+    expect(() =>
+      applyMounts(spec, {
+        ...mount('cache', '/c'),
+        mount: { ...mount('cache', '/c').mount, process: 'clock' },
+      }),
+    ).toThrow(/mount\.process: app shop has no process type "clock" \(it has web, worker\)/);
+  });
+
+  it('unmounts only the entry at that path; unmounting what is not mounted changes nothing', () => {
+    let spec = applyMounts(deployed(), mount('data', '/a'));
+    spec = applyMounts(spec, mount('data', '/b'));
+    const unmounted = applyMounts(spec, { ...mount('data', '/a'), action: 'unmount' });
+    expect(unmounted.mounts).toEqual([{ entry: 'data', mountPath: '/b', readOnly: false }]);
+    expect(applyMounts(unmounted, { ...mount('data', '/a'), action: 'unmount' })).toEqual(unmounted);
   });
 });

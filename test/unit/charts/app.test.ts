@@ -17,6 +17,56 @@ const find = (objects: Loose[], kind: string, name?: string): Loose | undefined 
   objects.find((o) => o.kind === kind && (name === undefined || o.metadata.name === name));
 
 describe('app chart', () => {
+  it("mounts a process-scoped entry into that process's Deployment only, and shared ones everywhere", () => {
+    const values: AppChartValues = {
+      ...fullApp,
+      mounts: [
+        { entry: 'uploads', claimName: 'storage-uploads', mountPath: '/uploads', readOnly: false },
+        {
+          entry: 'scratch',
+          claimName: 'storage-scratch',
+          mountPath: '/tmp/x',
+          readOnly: false,
+          process: 'worker',
+        },
+        // The same path in another process's container does not meet the first.
+        { entry: 'cache', claimName: 'storage-cache', mountPath: '/tmp/x', readOnly: true, process: 'web' },
+      ],
+    };
+    const objects = render(values);
+    const volumesOf = (o: Loose | undefined) => {
+      const pod = o?.kind === 'CronJob' ? o.spec.jobTemplate.spec.template.spec : o?.spec.template.spec;
+      return [
+        pod.volumes.map((v: { name: string }) => v.name),
+        pod.containers[0].volumeMounts.map((m: { name: string }) => m.name),
+      ];
+    };
+    expect(volumesOf(find(objects, 'Deployment', 'shop-worker'))).toEqual([
+      ['scratch', 'uploads'],
+      ['scratch', 'uploads'],
+    ]);
+    expect(volumesOf(find(objects, 'Deployment', 'shop-web'))).toEqual([
+      ['cache', 'uploads'],
+      ['cache', 'uploads'],
+    ]);
+    expect(volumesOf(find(objects, 'CronJob'))).toEqual([['uploads'], ['uploads']]);
+    expect(() =>
+      render({
+        ...values,
+        mounts: [
+          ...values.mounts,
+          {
+            entry: 'logs',
+            claimName: 'storage-logs',
+            mountPath: '/uploads',
+            readOnly: false,
+            process: 'web',
+          },
+        ],
+      }),
+    ).toThrow(/mounts\.3\.mountPath: \/uploads is already mount 0's path/);
+  });
+
   it('puts every object in the namespace with part-of and managed-by', () => {
     for (const o of render(fullApp)) {
       expect(o.metadata.namespace).toBe('shop-prod');

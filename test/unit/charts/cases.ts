@@ -1,5 +1,10 @@
 /** Representative chart values shared by the golden, schema and determinism tests. */
-import type { AppChartValues, ConfigChartValues, PullSecretChartValues } from '../../../charts/index.ts';
+import type {
+  AppChartValues,
+  ConfigChartValues,
+  PullSecretChartValues,
+  StorageChartValues,
+} from '../../../charts/index.ts';
 
 const IMAGE = `registry.example.com/acme/shop@sha256:${'3f'.repeat(32)}`;
 
@@ -114,4 +119,25 @@ export const pullSecret: PullSecretChartValues = {
   server: 'registry.example.com',
   username: 'deploy-bot',
   password: 'p4ss:word',
+};
+
+/** A dynamically provisioned entry from a named class. */
+export const provisionedStorage: StorageChartValues = {
+  entry: 'uploads',
+  namespace: 'shop-prod',
+  size: '10Gi',
+  accessMode: 'ReadWriteMany',
+  storageClassName: 'fast',
+  reclaimPolicy: 'Retain',
+};
+
+/** A node directory bound through a pre-bound PersistentVolume (the class is ignored). */
+export const hostPathStorage: StorageChartValues = {
+  entry: 'geoip',
+  namespace: 'shop-prod',
+  size: '1Gi',
+  accessMode: 'ReadWriteOnce',
+  storageClassName: 'fast',
+  hostPath: '/srv/geoip',
+  reclaimPolicy: 'Delete',
 };

@@ -1,6 +1,14 @@
 import { describe, it } from 'vitest';
-import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts';
-import { config, fullApp, minimalApp, pullSecret, traefikApp } from './cases.ts';
+import { appChart, configChart, pullSecretChart, storageChart } from '../../../charts/index.ts';
+import {
+  config,
+  fullApp,
+  hostPathStorage,
+  minimalApp,
+  provisionedStorage,
+  pullSecret,
+  traefikApp,
+} from './cases.ts';
 import { expectGolden } from './golden.ts';
 
 describe('golden output', () => {
@@ -22,5 +30,13 @@ describe('golden output', () => {
 
   it('pull-secret', () => {
     expectGolden('pull-secret', pullSecretChart.render(pullSecret));
+  });
+
+  it('storage: a claim from a named class', () => {
+    expectGolden('storage-provisioned', storageChart.render(provisionedStorage));
+  });
+
+  it('storage: a hostPath volume pre-bound to its claim', () => {
+    expectGolden('storage-host-path', storageChart.render(hostPathStorage));
   });
 });

@@ -7,7 +7,13 @@
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { CronJob } from 'kubernetes-models/batch/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
-import { Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
+import {
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Secret,
+  Service,
+  ServiceAccount,
+} from 'kubernetes-models/v1';
 import type { RenderedObject } from '../../../charts/index.ts';
 import { unknownFields } from '../../../infra/kube-sim/schema/known-fields.ts';
 
@@ -15,6 +21,8 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
   'batch/v1/CronJob': CronJob,
   'networking.k8s.io/v1/Ingress': Ingress,
+  'v1/PersistentVolume': PersistentVolume,
+  'v1/PersistentVolumeClaim': PersistentVolumeClaim,
   'v1/Secret': Secret,
   'v1/Service': Service,
   'v1/ServiceAccount': ServiceAccount,

@@ -5,8 +5,17 @@ import {
   configChart,
   pullSecretChart,
   type RenderedObject,
+  storageChart,
 } from '../../../charts/index.ts';
-import { config, fullApp, minimalApp, pullSecret, traefikApp } from './cases.ts';
+import {
+  config,
+  fullApp,
+  hostPathStorage,
+  minimalApp,
+  provisionedStorage,
+  pullSecret,
+  traefikApp,
+} from './cases.ts';
 import { validateObject } from './kubernetes-schema.ts';
 import { longNamesApp } from './long-names.ts';
 
@@ -40,6 +49,12 @@ describe('rendered objects validate against the Kubernetes schemas', () => {
       validateObject(object);
     }
     for (const object of configChart.render({ ...config, env: {} })) validateObject(object);
+  });
+
+  it('storage chart', () => {
+    const { storageClassName: _, ...defaultClass } = provisionedStorage;
+    for (const values of [provisionedStorage, hostPathStorage, defaultClass])
+      for (const object of storageChart.render(values)) validateObject(object);
   });
 
   it('the check itself refuses wrong types and unknown fields', () => {

@@ -49,8 +49,9 @@ export function registerStorage(program: Command): void {
 
   program
     .command('storage:status')
-    .description("A storage entry's PVC phase (runs a storage-status job and prints its answer)")
+    .description("A storage entry's PVC phase and capacity (runs a storage-status job and prints its answer)")
     .argument('<name>', 'entry name')
+    .option('--wait', 'wait for the answer (always: the answer is the job outcome)')
     .option('--timeout <seconds>', 'stop waiting after this many seconds')
     .option('--json', 'print JSON')
     .action(
@@ -58,4 +59,65 @@ export function registerStorage(program: Command): void {
         submit('storage-status', { name }, { ...options, wait: true }),
       ),
     );
+
+  // The CLI holds no cluster credentials: a worker reads the entries and answers in the job's outcome.
+  program
+    .command('storage:list')
+    .description('List the storage entries with their PVC phase and capacity (runs a storage-list job)')
+    .option('--timeout <seconds>', 'stop waiting after this many seconds')
+    .option('--json', 'print JSON')
+    .action(action(async (options: CommonOptions) => submit('storage-list', {}, { ...options, wait: true })));
+
+  withSubmitOptions(
+    program
+      .command('storage:mount')
+      .description('Mount a storage entry into every process and cron task of an app, and deploy')
+      .argument('<app>', 'app name')
+      .argument('<mount>', 'ENTRY:/path, or ENTRY:/path:ro for a read-only mount')
+      .option('--sub-path <path>', 'mount this directory of the volume instead of its root')
+      .option('--process <type>', "mount into this process type's Deployment only (no CronJob)"),
+  ).action(
+    action(async (app: string, spec: string, options: MountOptions) => {
+      const mount: Record<string, unknown> = parseMount(spec);
+      if (options.subPath !== undefined) mount.subPath = options.subPath;
+      if (options.process !== undefined) mount.process = options.process;
+      return submit('mounts', { app, action: 'mount', mount }, options);
+    }),
+  );
+
+  withSubmitOptions(
+    program
+      .command('storage:unmount')
+      .description('Unmount a storage entry from an app, and deploy')
+      .argument('<app>', 'app name')
+      .argument('<mount>', 'ENTRY:/path as it was mounted'),
+  ).action(
+    action(async (app: string, spec: string, options: CommonOptions) => {
+      const { entry, mountPath } = parseMount(spec);
+      return submit('mounts', { app, action: 'unmount', mount: { entry, mountPath } }, options);
+    }),
+  );
+}
+
+interface MountOptions extends CommonOptions {
+  subPath?: string;
+  process?: string;
+}
+
+/**
+ * `ENTRY:/path[:ro|:rw]` → its parts. Left loose on purpose: what is missing or malformed is
+ * named by the payload's validation (`mount.mountPath: …`), with exit code 2.
+ */
+export function parseMount(text: string): { entry: string; mountPath?: string; readOnly: boolean } {
+  const colon = text.indexOf(':');
+  if (colon < 0) return { entry: text, readOnly: false };
+  const entry = text.slice(0, colon);
+  let mountPath = text.slice(colon + 1);
+  let readOnly = false;
+  const mode = /:(ro|rw)$/.exec(mountPath);
+  if (mode) {
+    readOnly = mode[1] === 'ro';
+    mountPath = mountPath.slice(0, -3);
+  }
+  return { entry, mountPath, readOnly };
 }
