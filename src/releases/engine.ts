@@ -38,6 +38,7 @@ import {
 } from './errors.ts';
 import { describeRef, keyOf, refOf, withReleaseLabels } from './objects.ts';
 import { LiveObserver, type Observed } from './observe.ts';
+import { hasPodTemplate } from './pull-secret-leaks.ts';
 import { decideRecovery, possiblyLive, rollbackDescription } from './plan.ts';
 import { type Emit, progressEmitter } from './progress.ts';
 import { type RedactionReport, redactHistory } from './redact-history.ts';
@@ -204,7 +205,8 @@ export class ReleaseEngine {
 
   /**
    * Marks the last revision `uninstalling`, deletes every object that may be live (in reverse
-   * dependency order), then the release's history. Running it again after a crash finishes the job;
+   * dependency order; workloads in the foreground with `foregroundWorkloads`), then the release's
+   * history. Running it again after a crash finishes the job;
    * on a release without history it does nothing (a retried destroy).
    */
   async uninstall(input: UninstallInput): Promise<UninstallResult> {
@@ -237,7 +239,8 @@ export class ReleaseEngine {
         index: i + 1,
         total: ordered.length,
       });
-      if (await this.parts.writer.delete(ref, input.signal)) deleted.push(ref);
+      const propagation = input.foregroundWorkloads && hasPodTemplate(ref.kind) ? 'Foreground' : 'Background';
+      if (await this.parts.writer.delete(ref, input.signal, propagation)) deleted.push(ref);
     }
     emit('uninstall', `deleting the history of ${input.release}`, { percent: 95, revision: last.revision });
     await this.store.deleteRelease(input.release);

@@ -54,6 +54,11 @@ export interface RollbackInput extends OperationOptions {
 export interface UninstallInput {
   release: string;
   holder: string;
+  /**
+   * Delete workloads (kinds whose objects own others: Deployments, ReplicaSets, CronJobs, Jobs…)
+   * with Foreground propagation, so their pods go before them (a destroy). Default: Background.
+   */
+  foregroundWorkloads?: boolean;
   onProgress?: ProgressListener;
   signal?: AbortSignal;
 }
