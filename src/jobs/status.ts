@@ -6,10 +6,13 @@
  * (JSON: the last successful one), `change` (JSON: the last successful operator change, which a
  * retry must not undo; see docs/ordering.md), `revision` and `image` (as last reported by a
  * success), `deployedRevision` and `failedRevision` (JSON: the app release as the last job that
- * reached it left it, failed jobs included), and `updatedAt`. The running job is not stored: it is
+ * reached it left it, failed jobs included), and `updatedAt`. A completed `destroy` empties the
+ * app's release fields (revision, image, deployed/failed revision, process types): the lane then
+ * reads as `destroyed` until the app's next job, and its job history stays readable. The running job is not stored: it is
  * the lane's head when BullMQ has it active.
  */
 import type { Redis } from 'ioredis';
+import { PROCESS_TYPES_FIELD } from './app-processes.ts';
 import { keys } from './keys.ts';
 import { type Lane, parseLaneId } from './lane.ts';
 
@@ -66,6 +69,8 @@ export interface LaneStatus {
   deployedRevision?: DeployedRevisionRecord;
   /** The app release's last change when it failed (absent once a later change deployed). */
   failedRevision?: FailedRevisionRecord;
+  /** The lane's last job was a completed `destroy`: nothing of the app is live (apps:list hides it). */
+  destroyed?: boolean;
   updatedAt?: number;
 }
 
@@ -90,6 +95,8 @@ export interface FailedRevisionRecord {
 export interface ReleaseReport {
   deployed?: DeployedRevisionRecord;
   failed?: FailedRevisionRecord | null;
+  /** The app is gone (a destroy): forget every release field of the projection. */
+  destroyed?: true;
 }
 
 function parse<T>(raw: string | undefined): T | undefined {
@@ -120,6 +127,7 @@ function toStatus(
     status.lastOutcome = last.outcome;
     if (last.error) status.lastError = last.error;
     status.lastFinishedAt = last.finishedAt;
+    if (last.type === 'destroy' && last.outcome === 'completed') status.destroyed = true;
   }
   if (success) {
     status.lastSuccessJobId = success.jobId;
@@ -258,6 +266,9 @@ export function statusOnEnd(
 /** Projection fields of a job's release report (written with its success or failure). */
 export function statusOfRelease(report: ReleaseReport | undefined): Record<string, string> {
   if (!report) return {};
+  // Empty fields read as absent; the process types go too, so the CLI checks nothing against them.
+  if (report.destroyed)
+    return { revision: '', image: '', deployedRevision: '', failedRevision: '', [PROCESS_TYPES_FIELD]: '' };
   const fields: Record<string, string> = {};
   if (report.deployed) fields.deployedRevision = JSON.stringify(report.deployed);
   // An empty field reads as absent (toStatus parses nothing from it).

@@ -10,7 +10,6 @@ import { isNotFound } from '../kube/errors.ts';
 import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
 import type { ObjectRef, ReleaseObject } from '../storage/types.ts';
 import type { LiveObjects } from './live-objects.ts';
-import type { DeletePropagation } from './release-cluster.ts';
 import { describeRef, refOf } from './objects.ts';
 import {
   findPullSecretLeak,
@@ -18,6 +17,7 @@ import {
   type PullSecretLeak,
   transferLeakOwnership,
 } from './pull-secret-leaks.ts';
+import type { DeletePropagation } from './release-cluster.ts';
 
 export class ObjectWriter {
   constructor(

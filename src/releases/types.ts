@@ -59,6 +59,8 @@ export interface UninstallInput {
    * with Foreground propagation, so their pods go before them (a destroy). Default: Background.
    */
   foregroundWorkloads?: boolean;
+  /** How long to wait for those to be gone (default: the engine's wait deadline). */
+  timeoutMs?: number;
   onProgress?: ProgressListener;
   signal?: AbortSignal;
 }

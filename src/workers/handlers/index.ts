@@ -1,5 +1,5 @@
 /**
- * The handlers this build of the worker runs. A job type without one (rename, destroy, prune,
+ * The handlers this build of the worker runs. A job type without one (rename, prune,
  * storage-*, run: later issues) fails with a clear message.
  */
 import { applyDomains, applyPorts, applyProperties, applyScale } from '../../apps/mutations.ts';
@@ -11,6 +11,7 @@ import type { ScalePayload } from '../../jobs/schemas/scale.ts';
 import { HandlerRegistry } from '../handler-registry.ts';
 import { configHandler } from './config.ts';
 import { deployHandler } from './deploy.ts';
+import { destroyHandler } from './destroy.ts';
 import { specChangeHandler } from './spec-change.ts';
 import { syncHandler } from './sync.ts';
 
@@ -19,6 +20,7 @@ export function defaultHandlers(): HandlerRegistry {
     .register('sync', syncHandler)
     .register('deploy', deployHandler)
     .register('config', configHandler)
+    .register('destroy', destroyHandler)
     .register(
       'scale',
       specChangeHandler<ScalePayload>(
