@@ -5,6 +5,7 @@
  * revision 1; a worker killed mid-destroy leaves a job the next worker finishes; without a
  * terminal and without --force nothing is enqueued.
  */
+import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../infra/kube-sim/types.ts';
 import { Sealer } from '../../src/jobs/sealing.ts';
@@ -182,4 +183,58 @@ describe('apps:destroy', () => {
 function engineOf() {
   const secretDigestKey = new Sealer(fleet.env.LONGSHORE_SECRET!).valueDigestKey();
   return createReleaseEngine({ kube: fleet.kc, history: store, secretDigestKey });
+}
+
+describe('a worker killed mid-destroy', () => {
+  it('leaves a job the next worker finishes: the same end state, nothing left', async () => {
+    await deploy('crashy', 'registry.example.com/crashy:1');
+    // A pod that cannot go yet (a finalizer of someone else's) holds its Deployment's foreground
+    // deletion, so the destroy is still waiting when its worker dies.
+    const [pod] = (
+      await fleet.core.listNamespacedPod({
+        namespace: 'default',
+        labelSelector: 'app.kubernetes.io/part-of=crashy',
+      })
+    ).items;
+    await setFinalizers(pod!.metadata!.name!, ['example.com/hold']);
+
+    const [first] = fleet.workers;
+    const waiting = fleet.cli(['apps:destroy', 'crashy', '--force', '--wait'], { timeoutMs: 120_000 });
+    await until(
+      () => (store.last('crashy')?.status === 'uninstalling' ? true : undefined),
+      'the app release to be uninstalling',
+    );
+    await until(async () => {
+      const shown = await fleet.cli(['jobs:show', 'app.crashy.4']);
+      return /waiting for .*Deployment default\/crashy-\w+ to be deleted/.test(shown.stdout) || undefined;
+    }, 'the destroy to wait for the foreground deletion');
+    first!.kill('SIGKILL');
+    await first!.exited;
+
+    await setFinalizers(pod!.metadata!.name!, null);
+    await fleet.startWorker();
+    const result = await waiting;
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /completed: removed: config-crashy, crashy, pull-secret-crashy, the app record/,
+    );
+    await until(nothingOf('crashy'), 'everything of crashy to be gone', { timeoutMs: 30_000 });
+    const shown = JSON.parse((await fleet.cli(['jobs:show', 'app.crashy.4', '--json'])).stdout) as {
+      attempts: { pid: number; outcome?: string }[];
+    };
+    expect(shown.attempts.map((a) => a.outcome)).toEqual([undefined, 'completed']);
+  });
+});
+
+/** Sets (or with null clears) a pod's finalizers with a JSON merge patch, as another controller would. */
+async function setFinalizers(pod: string, finalizers: string[] | null): Promise<void> {
+  await fleet.objects.patch(
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: pod, namespace: 'default', finalizers } } as never,
+    undefined,
+    undefined,
+    'test',
+    undefined,
+    k8s.PatchStrategy.MergePatch,
+  );
 }
