@@ -173,7 +173,7 @@ describe('apps:destroy', () => {
     const refused = await fleet.cli(['apps:destroy', 'kept']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--force: destroying kept cannot be undone; pass --force to confirm/);
-    const jobs = JSON.parse(await fleet.ok(['jobs:list', '--json'])) as { type: string; lane?: string }[];
+    const jobs = JSON.parse(await fleet.ok(['jobs:list', '--json'])) as JobRow[];
     expect(jobs.filter((j) => j.type === 'destroy' && j.lane === 'app.kept')).toEqual([]);
     expect(store.apps.get('kept')).toBeDefined();
   });
@@ -183,6 +183,46 @@ describe('apps:destroy', () => {
 function engineOf() {
   const secretDigestKey = new Sealer(fleet.env.LONGSHORE_SECRET!).valueDigestKey();
   return createReleaseEngine({ kube: fleet.kc, history: store, secretDigestKey });
+}
+
+describe('apps:destroy --with-storage', () => {
+  it('keeps storage entries by default; with the flag enqueues one storage-destroy per mounted entry', async () => {
+    const mounts = [
+      { entry: 'logs', mountPath: '/logs', readOnly: false },
+      { entry: 'data', mountPath: '/data', readOnly: true },
+      { entry: 'data', mountPath: '/srv/data', readOnly: false },
+    ];
+    for (const app of ['keeper', 'mounty']) {
+      await fleet.ok(['deploy', app, '--image', `registry.example.com/${app}:1`, '--wait']);
+      // The mounts as storage:mount would save them (that job is not this test's subject).
+      await store.apps.saveSpec(app, { ...(store.apps.get(app)?.spec as object), mounts });
+    }
+
+    const kept = await fleet.ok(['apps:destroy', 'keeper', '--force', '--wait']);
+    expect(kept).not.toMatch(/storage-destroy/);
+    const out = await fleet.ok(['apps:destroy', 'mounty', '--force', '--with-storage', '--wait']);
+    expect(out).toMatch(/enqueued storage-destroy data \(storage\.data\.\d+\)/);
+    expect(out).toMatch(/enqueued storage-destroy logs \(storage\.logs\.\d+\)/);
+
+    const jobs = JSON.parse(await fleet.ok(['jobs:list', '--json'])) as JobRow[];
+    const destroyJob = jobs.find((j) => j.type === 'destroy' && j.lane === 'app.mounty');
+    expect(
+      jobs
+        .filter((j) => j.type === 'storage-destroy')
+        .map((j) => [j.lane, j.enqueuedBy])
+        .sort(),
+    ).toEqual([
+      ['storage.data', `destroy:${destroyJob?.id}`],
+      ['storage.logs', `destroy:${destroyJob?.id}`],
+    ]);
+  });
+});
+
+interface JobRow {
+  id: string;
+  type: string;
+  lane?: string;
+  enqueuedBy?: string;
 }
 
 describe('a worker killed mid-destroy', () => {
