@@ -99,7 +99,7 @@ describe('apps:destroy', () => {
     expect(webPods.length).toBe(2);
     for (const pod of webPods)
       expect(deletions.indexOf(pod)).toBeLessThan(deletions.indexOf('Deployment shop-web'));
-    expect(deletions.indexOf('ReplicaSet ' + replicaSetName(deletions, 'shop-web'))).toBeLessThan(
+    expect(deletions.indexOf(`ReplicaSet ${replicaSetName(deletions, 'shop-web')}`)).toBeLessThan(
       deletions.indexOf('Deployment shop-web'),
     );
     expect(out).toMatch(/-----> Destroying shop/);
