@@ -8,8 +8,8 @@
  * success), `deployedRevision` and `failedRevision` (JSON: the app release as the last job that
  * reached it left it, failed jobs included), and `updatedAt`. A completed `destroy` empties the
  * app's release fields (revision, image, deployed/failed revision, process types): the lane then
- * reads as `destroyed` until the app's next job, and its job history stays readable. The running job is not stored: it is
- * the lane's head when BullMQ has it active.
+ * reads as `destroyed` until the app's next job other than a reconcile, and its job history stays
+ * readable. The running job is not stored: it is the lane's head when BullMQ has it active.
  */
 import type { Redis } from 'ioredis';
 import { PROCESS_TYPES_FIELD } from './app-processes.ts';
@@ -69,7 +69,7 @@ export interface LaneStatus {
   deployedRevision?: DeployedRevisionRecord;
   /** The app release's last change when it failed (absent once a later change deployed). */
   failedRevision?: FailedRevisionRecord;
-  /** The lane's last job was a completed `destroy`: nothing of the app is live (apps:list hides it). */
+  /** The app's last change was a completed `destroy`, and no job but a reconcile ran since (apps:list hides it). */
   destroyed?: boolean;
   updatedAt?: number;
 }
@@ -127,7 +127,6 @@ function toStatus(
     status.lastOutcome = last.outcome;
     if (last.error) status.lastError = last.error;
     status.lastFinishedAt = last.finishedAt;
-    if (last.type === 'destroy' && last.outcome === 'completed') status.destroyed = true;
   }
   if (success) {
     status.lastSuccessJobId = success.jobId;
@@ -141,6 +140,10 @@ function toStatus(
     status.lastChangeSeq = change.seq;
     status.lastChangeAt = change.at;
   }
+  // Destroyed: the last operator change was a destroy, and nothing but a reconcile (a no-op for an
+  // app without a record: sync may have enqueued it before the destroy) finished since.
+  if (change?.type === 'destroy' && (last?.type === 'destroy' || last?.type === 'reconcile'))
+    status.destroyed = true;
   if (hash.revision) status.revision = Number(hash.revision);
   if (hash.image) status.image = hash.image;
   const deployed = parse<DeployedRevisionRecord>(hash.deployedRevision);

@@ -128,6 +128,11 @@ describe('apps:destroy', () => {
     expect(all.find((a) => a.name === 'shop')?.image).toBeUndefined();
     expect(await fleet.ok(['jobs:show', 'app.shop.3'])).toMatch(/deployed registry\.example\.com\/shop:1/);
 
+    // A reconcile sync enqueued before the destroy is a no-op and leaves it destroyed; sync skips it.
+    await fleet.ok(['jobs:enqueue', 'reconcile', '--payload', '{"app":"shop"}', '--wait']);
+    expect(await fleet.ok(['apps:list'])).not.toMatch(/\bshop\b/);
+    expect(await fleet.ok(['sync', '--wait'])).toMatch(/enqueued a reconcile for 0 app\(s\)/);
+
     const again = await fleet.ok(['apps:destroy', 'shop', '--force', '--wait']);
     expect(again).toMatch(/completed: nothing left of shop/);
 

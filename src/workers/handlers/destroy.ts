@@ -10,7 +10,7 @@
  * record is not an error), and the plan written before the first write (destroy/plan.ts) tells a
  * retry that it is finishing its own work. So repeating a destroy, or destroying an app that is
  * half gone, succeeds and says what was left to remove. An app with no record and no release fails
- * with `app X does not exist` — unless the lane's last successful job was a destroy (a repeat).
+ * with `app X does not exist` — unless the app's last successful change was a destroy (a repeat).
  */
 import { PermanentError } from '../../core/errors.ts';
 import { laneId } from '../../jobs/lane.ts';
@@ -32,7 +32,7 @@ export const destroyHandler: Handler<DestroyPayload> = async (ctx) => {
   if (!plan) {
     if (!record && releases.length === 0) {
       const status = await readLaneStatus(redis, laneId({ kind: 'app', name: app }));
-      if (status?.lastSuccessType !== 'destroy') throw new PermanentError(`app ${app} does not exist`);
+      if (status?.lastChangeType !== 'destroy') throw new PermanentError(`app ${app} does not exist`);
     }
     plan = { storage: storageToDestroy(ctx, record), enqueued: [] };
     await savePlan(redis, ctx.job.id, plan);
