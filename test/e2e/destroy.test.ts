@@ -5,6 +5,7 @@
  * revision 1; a worker killed mid-destroy leaves a job the next worker finishes; without a
  * terminal and without --force nothing is enqueued.
  */
+import { spawn } from 'node:child_process';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../infra/kube-sim/types.ts';
@@ -12,7 +13,8 @@ import { Sealer } from '../../src/jobs/sealing.ts';
 import { createReleaseEngine } from '../../src/releases/index.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
-import { until } from '../helpers/wait.ts';
+import { CLI } from '../helpers/processes.ts';
+import { until, within } from '../helpers/wait.ts';
 
 let fleet: DeployFleet;
 let store: SecretReleaseStore;
@@ -169,7 +171,7 @@ describe('apps:destroy', () => {
     await until(nothingOf('half'), 'everything of half to be gone', { timeoutMs: 30_000 });
   });
 
-  it('fails for an app that never existed, and refuses without --force when there is no terminal', async () => {
+  it('fails for an app that never existed; refuses without --force off a terminal, asks for the name on one', async () => {
     const unknown = await fleet.cli(['apps:destroy', 'ghost', '--force', '--wait']);
     expect(unknown.code).toBe(1);
     expect(unknown.stdout + unknown.stderr).toMatch(/app ghost does not exist/);
@@ -181,6 +183,17 @@ describe('apps:destroy', () => {
     const jobs = JSON.parse(await fleet.ok(['jobs:list', '--json'])) as JobRow[];
     expect(jobs.filter((j) => j.type === 'destroy' && j.lane === 'app.kept')).toEqual([]);
     expect(store.apps.get('kept')).toBeDefined();
+
+    // On a terminal it asks for the name: a wrong one refuses, the right one destroys.
+    const wrong = await onTerminal(['apps:destroy', 'kept'], 'kep\n');
+    expect(wrong.code).toBe(2);
+    expect(wrong.output).toMatch(/To proceed, type "kept"/);
+    expect(wrong.output).toMatch(/confirmation: "kep" is not "kept"; nothing was enqueued/);
+    const after = JSON.parse(await fleet.ok(['jobs:list', '--json'])) as JobRow[];
+    expect(after.filter((j) => j.type === 'destroy' && j.lane === 'app.kept')).toEqual([]);
+    const right = await onTerminal(['apps:destroy', 'kept', '--wait'], 'kept\n');
+    expect(right.code).toBe(0);
+    expect(right.output).toMatch(/completed: removed: config-kept, kept, pull-secret-kept, the app record/);
   });
 });
 
@@ -271,6 +284,31 @@ describe('a worker killed mid-destroy', () => {
     expect(shown.attempts.map((a) => a.outcome)).toEqual([undefined, 'completed']);
   });
 });
+
+/**
+ * Runs the CLI on a pseudo-terminal (util-linux `script`), typing `typed`; stdout and stderr come
+ * back as one output, as a person would see them.
+ */
+function onTerminal(args: string[], typed: string): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, CLI, ...args].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env: { ...process.env, ...fleet.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  child.stderr.on('data', (chunk) => {
+    output += String(chunk);
+  });
+  child.stdin.end(typed);
+  return within(
+    new Promise((resolve) => child.on('close', (code) => resolve({ code, output }))),
+    90_000,
+    `longshore ${args.join(' ')} on a terminal`,
+  );
+}
 
 /** Sets (or with null clears) a pod's finalizers with a JSON merge patch, as another controller would. */
 async function setFinalizers(pod: string, finalizers: string[] | null): Promise<void> {
