@@ -6,10 +6,13 @@
  * (JSON: the last successful one), `change` (JSON: the last successful operator change, which a
  * retry must not undo; see docs/ordering.md), `revision` and `image` (as last reported by a
  * success), `deployedRevision` and `failedRevision` (JSON: the app release as the last job that
- * reached it left it, failed jobs included), and `updatedAt`. The running job is not stored: it is
- * the lane's head when BullMQ has it active.
+ * reached it left it, failed jobs included), and `updatedAt`. A completed `destroy` empties the
+ * app's release fields (revision, image, deployed/failed revision, process types): the lane then
+ * reads as `destroyed` until the app's next job other than a reconcile, and its job history stays
+ * readable. The running job is not stored: it is the lane's head when BullMQ has it active.
  */
 import type { Redis } from 'ioredis';
+import { PROCESS_TYPES_FIELD } from './app-processes.ts';
 import { keys } from './keys.ts';
 import { type Lane, parseLaneId } from './lane.ts';
 
@@ -66,6 +69,8 @@ export interface LaneStatus {
   deployedRevision?: DeployedRevisionRecord;
   /** The app release's last change when it failed (absent once a later change deployed). */
   failedRevision?: FailedRevisionRecord;
+  /** The app's last change was a completed `destroy`, and no job but a reconcile ran since (apps:list hides it). */
+  destroyed?: boolean;
   updatedAt?: number;
 }
 
@@ -90,6 +95,8 @@ export interface FailedRevisionRecord {
 export interface ReleaseReport {
   deployed?: DeployedRevisionRecord;
   failed?: FailedRevisionRecord | null;
+  /** The app is gone (a destroy): forget every release field of the projection. */
+  destroyed?: true;
 }
 
 function parse<T>(raw: string | undefined): T | undefined {
@@ -133,6 +140,10 @@ function toStatus(
     status.lastChangeSeq = change.seq;
     status.lastChangeAt = change.at;
   }
+  // Destroyed: the last operator change was a destroy, and nothing but a reconcile (a no-op for an
+  // app without a record: sync may have enqueued it before the destroy) finished since.
+  if (change?.type === 'destroy' && (last?.type === 'destroy' || last?.type === 'reconcile'))
+    status.destroyed = true;
   if (hash.revision) status.revision = Number(hash.revision);
   if (hash.image) status.image = hash.image;
   const deployed = parse<DeployedRevisionRecord>(hash.deployedRevision);
@@ -258,6 +269,9 @@ export function statusOnEnd(
 /** Projection fields of a job's release report (written with its success or failure). */
 export function statusOfRelease(report: ReleaseReport | undefined): Record<string, string> {
   if (!report) return {};
+  // Empty fields read as absent; the process types go too, so the CLI checks nothing against them.
+  if (report.destroyed)
+    return { revision: '', image: '', deployedRevision: '', failedRevision: '', [PROCESS_TYPES_FIELD]: '' };
   const fields: Record<string, string> = {};
   if (report.deployed) fields.deployedRevision = JSON.stringify(report.deployed);
   // An empty field reads as absent (toStatus parses nothing from it).

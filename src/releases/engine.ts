@@ -30,6 +30,7 @@ import {
 } from '../storage/types.ts';
 import { sortForApply, sortForDelete } from './apply-order.ts';
 import { contentDigest, objectDigest } from './canonical.ts';
+import { waitUntilDeleted } from './deletion-wait.ts';
 import {
   ReleaseFailedError,
   ReleaseInterruptedError,
@@ -40,6 +41,7 @@ import { describeRef, keyOf, refOf, withReleaseLabels } from './objects.ts';
 import { LiveObserver, type Observed } from './observe.ts';
 import { decideRecovery, possiblyLive, rollbackDescription } from './plan.ts';
 import { type Emit, progressEmitter } from './progress.ts';
+import { hasPodTemplate } from './pull-secret-leaks.ts';
 import { type RedactionReport, redactHistory } from './redact-history.ts';
 import type { ReleaseCluster } from './release-cluster.ts';
 import {
@@ -204,7 +206,8 @@ export class ReleaseEngine {
 
   /**
    * Marks the last revision `uninstalling`, deletes every object that may be live (in reverse
-   * dependency order), then the release's history. Running it again after a crash finishes the job;
+   * dependency order; workloads in the foreground with `foregroundWorkloads`), then the release's
+   * history. Running it again after a crash finishes the job;
    * on a release without history it does nothing (a retried destroy).
    */
   async uninstall(input: UninstallInput): Promise<UninstallResult> {
@@ -220,6 +223,7 @@ export class ReleaseEngine {
     }
     const ordered = sortForDelete([...refs.values()]);
     const deleted: ObjectRef[] = [];
+    const inForeground: ObjectRef[] = [];
     for (const [i, ref] of ordered.entries()) {
       throwIfAborted(input.signal);
       const owner = await otherRelease(this.cluster.live, ref, input.release, input.signal);
@@ -237,8 +241,23 @@ export class ReleaseEngine {
         index: i + 1,
         total: ordered.length,
       });
-      if (await this.parts.writer.delete(ref, input.signal)) deleted.push(ref);
+      const foreground = input.foregroundWorkloads === true && hasPodTemplate(ref.kind);
+      if (await this.parts.writer.delete(ref, input.signal, foreground ? 'Foreground' : 'Background')) {
+        deleted.push(ref);
+        if (foreground) inForeground.push(ref);
+      }
     }
+    // The history goes only once they are gone: a retry after a crash still knows what to wait for.
+    await waitUntilDeleted(this.cluster, inForeground, {
+      timeoutMs: input.timeoutMs ?? this.defaultTimeoutMs,
+      pollMs: this.parts.pollMs,
+      ...(input.signal ? { signal: input.signal } : {}),
+      onWaiting: (refs) =>
+        emit('uninstall', `waiting for ${refs.map(describeRef).join(', ')} to be deleted (pods first)`, {
+          percent: 90,
+          revision: last.revision,
+        }),
+    });
     emit('uninstall', `deleting the history of ${input.release}`, { percent: 95, revision: last.revision });
     await this.store.deleteRelease(input.release);
     return { release: input.release, existed: true, deleted };

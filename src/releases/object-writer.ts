@@ -1,7 +1,8 @@
 /**
  * Writes to release objects: server-side apply (`application/apply-patch+yaml`, one field
  * manager, force: longshore owns what it renders, even if someone edited it by hand) and
- * deletion with Background propagation. Transient API failures are retried here (5xx, 429 after
+ * deletion, with Background propagation unless the caller asks for Foreground (a destroy: the
+ * workload's ReplicaSets and pods go before it). Transient API failures are retried here (5xx, 429 after
  * its Retry-After, timeouts); permanent ones surface with the server's message.
  */
 import * as k8s from '@kubernetes/client-node';
@@ -16,6 +17,7 @@ import {
   type PullSecretLeak,
   transferLeakOwnership,
 } from './pull-secret-leaks.ts';
+import type { DeletePropagation } from './release-cluster.ts';
 
 export class ObjectWriter {
   constructor(
@@ -104,7 +106,11 @@ export class ObjectWriter {
   }
 
   /** Deletes the object; false when it was already gone. */
-  async delete(ref: ObjectRef, signal?: AbortSignal): Promise<boolean> {
+  async delete(
+    ref: ObjectRef,
+    signal?: AbortSignal,
+    propagation: DeletePropagation = 'Background',
+  ): Promise<boolean> {
     const existed = await withKubeRetry(
       `delete ${describeRef(ref)}`,
       async () => {
@@ -119,7 +125,7 @@ export class ObjectWriter {
             undefined,
             undefined,
             undefined,
-            'Background',
+            propagation,
           );
           return true;
         } catch (err) {

@@ -24,7 +24,14 @@ export interface LiveReader {
   onChange(refs: readonly ObjectRef[], listener: () => void, signal?: AbortSignal): Promise<() => void>;
 }
 
-/** Writes to release objects (ObjectWriter: server-side apply, Background deletes). */
+/**
+ * How a delete treats the object's dependents: Background (the object goes at once, the garbage
+ * collector removes its ReplicaSets and pods after it) or Foreground (the object waits, with a
+ * deletionTimestamp, until its dependents are gone).
+ */
+export type DeletePropagation = 'Background' | 'Foreground';
+
+/** Writes to release objects (ObjectWriter: server-side apply, Background deletes unless asked). */
 export interface ObjectWrites {
   /** Applies the object (as the only owner of what it sets); `onLeak`: see pull-secret-leaks.ts. */
   apply(
@@ -32,8 +39,8 @@ export interface ObjectWrites {
     signal?: AbortSignal,
     onLeak?: (leak: PullSecretLeak) => void,
   ): Promise<k8s.KubernetesObject>;
-  /** Deletes the object; false when it was already gone. */
-  delete(ref: ObjectRef, signal?: AbortSignal): Promise<boolean>;
+  /** Deletes the object (Background unless `propagation` says otherwise); false when it was already gone. */
+  delete(ref: ObjectRef, signal?: AbortSignal, propagation?: DeletePropagation): Promise<boolean>;
 }
 
 export interface ReleaseCluster {

@@ -54,6 +54,13 @@ export interface RollbackInput extends OperationOptions {
 export interface UninstallInput {
   release: string;
   holder: string;
+  /**
+   * Delete workloads (kinds whose objects own others: Deployments, ReplicaSets, CronJobs, Jobs…)
+   * with Foreground propagation, so their pods go before them (a destroy). Default: Background.
+   */
+  foregroundWorkloads?: boolean;
+  /** How long to wait for those to be gone (default: the engine's wait deadline). */
+  timeoutMs?: number;
   onProgress?: ProgressListener;
   signal?: AbortSignal;
 }

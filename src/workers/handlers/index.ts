@@ -11,6 +11,7 @@ import type { ScalePayload } from '../../jobs/schemas/scale.ts';
 import { HandlerRegistry } from '../handler-registry.ts';
 import { configHandler } from './config.ts';
 import { deployHandler } from './deploy.ts';
+import { destroyHandler } from './destroy.ts';
 import { mountsHandler } from './mounts.ts';
 import { pruneHandler } from './prune.ts';
 import { specChangeHandler } from './spec-change.ts';
@@ -25,6 +26,7 @@ export function defaultHandlers(): HandlerRegistry {
     .register('prune', pruneHandler)
     .register('deploy', deployHandler)
     .register('config', configHandler)
+    .register('destroy', destroyHandler)
     .register(
       'scale',
       specChangeHandler<ScalePayload>(

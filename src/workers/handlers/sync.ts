@@ -1,5 +1,6 @@
 /**
- * `sync`: the scheduled heal. Enqueues a `reconcile` for every app the status projection knows;
+ * `sync`: the scheduled heal. Enqueues a `reconcile` for every app the status projection knows
+ * (not those whose last job destroyed them);
  * older queued reconciles of an app are superseded by the new one, so a slow fleet does not pile
  * them up.
  */
@@ -7,7 +8,9 @@ import { listLaneStatuses } from '../../jobs/status.ts';
 import type { Handler } from '../handler.ts';
 
 export const syncHandler: Handler<Record<string, never>> = async (ctx) => {
-  const apps = (await listLaneStatuses(ctx.services.redis, 'app')).flatMap((s) => (s.name ? [s.name] : []));
+  const apps = (await listLaneStatuses(ctx.services.redis, 'app')).flatMap((s) =>
+    s.name && !s.destroyed ? [s.name] : [],
+  );
   for (const app of apps) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
     await ctx.services.jobs.enqueue('reconcile', { app }, `sync:${ctx.job.id}`);

@@ -387,6 +387,21 @@ describe('uninstall decisions', () => {
     });
   });
 
+  it('deletes workloads in the foreground when asked (a destroy), everything else in the background', async () => {
+    const { engine, cluster } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    cluster.writes.length = 0;
+    await engine.uninstall({ release: 'shop', holder: 'job-2', foregroundWorkloads: true });
+    const deletes = cluster.writes.filter((w) => w.verb === 'delete');
+    expect(deletes.length).toBeGreaterThan(1);
+    for (const write of deletes)
+      expect([write.object, write.propagation]).toEqual([
+        write.object,
+        /^(Deployment|CronJob) /.test(write.object) ? 'Foreground' : undefined,
+      ]);
+    expect(deletes.some((w) => w.propagation === 'Foreground')).toBe(true);
+  });
+
   it('keeps an object that is live as another release’s now', async () => {
     const { engine, cluster } = setup();
     await engine.upgrade(appRelease('shop', 'job-1'));

@@ -3,7 +3,8 @@ import { InvalidInputError, NotFoundError } from '../../../core/errors.ts';
 import { laneId } from '../../../jobs/lane.ts';
 import { appName } from '../../../jobs/schemas/common.ts';
 import { type DeployedRevisionRecord, listLaneStatuses, readLaneStatus } from '../../../jobs/status.ts';
-import { issuesOf } from '../../../jobs/validate.ts';
+import { issuesOf, validateJob } from '../../../jobs/validate.ts';
+import { confirmByName } from '../confirm.ts';
 import { EXIT } from '../exit-codes.ts';
 import { ago, createOutput, table } from '../output.ts';
 import { action, type CommonOptions, submit, withClient } from '../runtime.ts';
@@ -25,17 +26,17 @@ export function registerApps(program: Command): void {
   withSubmitOptions(
     program
       .command('apps:destroy')
-      .description('Uninstall every release of an app and delete its record')
+      .description(
+        'Uninstall every release of an app and delete its record (asks for the name on a terminal)',
+      )
       .argument('<app>', 'app name')
-      .option('--force', 'confirm: destroying an app cannot be undone'),
+      .option('--force', 'confirm without asking: destroying an app cannot be undone')
+      .option('--with-storage', 'also destroy the storage entries the app mounts (kept by default)'),
   ).action(
-    action(async (app: string, options: CommonOptions & { force?: boolean }) => {
-      if (!options.force) {
-        throw new InvalidInputError([
-          { path: '--force', message: `destroying ${app} cannot be undone; pass --force to confirm` },
-        ]);
-      }
-      return submit('destroy', { app }, options);
+    action(async (app: string, options: CommonOptions & { force?: boolean; withStorage?: boolean }) => {
+      validateJob('destroy', { app, withStorage: Boolean(options.withStorage) });
+      await confirmByName(`destroying ${app}`, app, options.force);
+      return submit('destroy', { app, withStorage: Boolean(options.withStorage) }, options);
     }),
   );
 
@@ -43,10 +44,12 @@ export function registerApps(program: Command): void {
     .command('apps:list')
     .description('Apps known to the fleet, from the status projection workers keep in Redis')
     .option('--json', 'print JSON')
+    .option('--all', 'also list destroyed apps (their job history stays readable)')
     .action(
-      action(async (options: { json?: boolean }) => {
+      action(async (options: { json?: boolean; all?: boolean }) => {
         const output = createOutput(Boolean(options.json));
-        const apps = await withClient((_client, redis) => listLaneStatuses(redis, 'app'));
+        const known = await withClient((_client, redis) => listLaneStatuses(redis, 'app'));
+        const apps = options.all ? known : known.filter((a) => !a.destroyed);
         if (output.json) {
           output.data(apps);
           return EXIT.ok;
