@@ -21,6 +21,8 @@ export const JOB_TYPES = [
   'storage-destroy',
   'storage-status',
   'run',
+  'releases',
+  'rollback',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

@@ -9,7 +9,9 @@ import { portsContract } from './schemas/ports.ts';
 import { propertiesContract } from './schemas/properties.ts';
 import { pruneContract } from './schemas/prune.ts';
 import { reconcileContract } from './schemas/reconcile.ts';
+import { releasesContract } from './schemas/releases.ts';
 import { renameContract } from './schemas/rename.ts';
+import { rollbackContract } from './schemas/rollback.ts';
 import { runContract } from './schemas/run.ts';
 import { scaleContract } from './schemas/scale.ts';
 import { storageCreateContract, storageDestroyContract, storageStatusContract } from './schemas/storage.ts';
@@ -31,6 +33,8 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   'storage-destroy': storageDestroyContract as JobContract<never>,
   'storage-status': storageStatusContract as JobContract<never>,
   run: runContract as JobContract<never>,
+  releases: releasesContract as JobContract<never>,
+  rollback: rollbackContract as JobContract<never>,
 };
 
 export function isJobType(type: string): type is JobType {

@@ -108,6 +108,8 @@ describe('job contracts', () => {
     'storage-destroy': { name: 'data' },
     'storage-status': { name: 'data' },
     run: { app: 'web', command: ['rake', 'db:migrate'] },
+    releases: { app: 'web' },
+    rollback: { app: 'web', revision: 2 },
   };
 
   it.each(JOB_TYPES)('%s has a valid sample, a lane rule and a secret-free description', (type) => {

@@ -11,6 +11,8 @@ import type { ScalePayload } from '../../jobs/schemas/scale.ts';
 import { HandlerRegistry } from '../handler-registry.ts';
 import { configHandler } from './config.ts';
 import { deployHandler } from './deploy.ts';
+import { releasesHandler } from './releases.ts';
+import { rollbackHandler } from './rollback.ts';
 import { specChangeHandler } from './spec-change.ts';
 import { syncHandler } from './sync.ts';
 
@@ -54,5 +56,7 @@ export function defaultHandlers(): HandlerRegistry {
         () => 'reconciled',
         { onlyKnownApps: true },
       ),
-    );
+    )
+    .register('releases', releasesHandler)
+    .register('rollback', rollbackHandler);
 }
