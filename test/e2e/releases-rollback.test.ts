@@ -80,7 +80,11 @@ describe('releases and rollback', () => {
 
     // Without a revision: the previous deployed one (4, image nginx:1, env A=1).
     await ok(['releases:rollback', 'roll', '--wait']);
-    expect((await releases('roll'))[0]).toMatchObject({ revision: 6, change: 'Rollback to 4', image: 'nginx:1' });
+    expect((await releases('roll'))[0]).toMatchObject({
+      revision: 6,
+      change: 'Rollback to 4',
+      image: 'nginx:1',
+    });
     expect(await envOf('roll')).toEqual({ A: '1' });
 
     const table = await ok(['releases', 'roll']);
