@@ -39,7 +39,7 @@ export function deployment(ctx: AppContext, process: string, spec: ProcessValues
       revisionHistoryLimit: REVISION_HISTORY_LIMIT,
       selector: { matchLabels: processSelector(values.app, process) },
       template: {
-        metadata: { labels, annotations: podAnnotations(values) },
+        metadata: { labels, annotations: podAnnotations(values, spec.restartedAt) },
         spec: podSpec(values, [container]),
       },
     },

@@ -23,6 +23,8 @@ export const JOB_TYPES = [
   'run',
   'releases',
   'rollback',
+  'ps',
+  'resources',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

@@ -8,9 +8,11 @@ import { domainsContract } from './schemas/domains.ts';
 import { portsContract } from './schemas/ports.ts';
 import { propertiesContract } from './schemas/properties.ts';
 import { pruneContract } from './schemas/prune.ts';
+import { psContract } from './schemas/ps.ts';
 import { reconcileContract } from './schemas/reconcile.ts';
 import { releasesContract } from './schemas/releases.ts';
 import { renameContract } from './schemas/rename.ts';
+import { resourcesContract } from './schemas/resources.ts';
 import { rollbackContract } from './schemas/rollback.ts';
 import { runContract } from './schemas/run.ts';
 import { scaleContract } from './schemas/scale.ts';
@@ -35,6 +37,8 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   run: runContract as JobContract<never>,
   releases: releasesContract as JobContract<never>,
   rollback: rollbackContract as JobContract<never>,
+  ps: psContract as JobContract<never>,
+  resources: resourcesContract as JobContract<never>,
 };
 
 export function isJobType(type: string): type is JobType {

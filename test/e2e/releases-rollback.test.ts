@@ -1,11 +1,14 @@
 /**
- * `releases` and `releases:rollback` end to end: CLI → Redis → worker process → kube-sim over HTTP.
+ * `releases`, `releases:rollback`, `ps:*` and `resource:*` end to end: CLI → Redis → worker process → kube-sim over HTTP.
  * A rollback restores the revision's objects, its spec (the next job builds on it) and the
  * `config-{app}` revision it ran with — as far as the live Secret still holds that revision's
  * values: history keeps digests, never values (docs/releases.md, "Secret values").
  */
+
+import type * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
+import { until } from '../helpers/wait.ts';
 
 let fleet: DeployFleet;
 
@@ -116,5 +119,145 @@ describe('releases and rollback', () => {
     const bad = await fleet.cli(['releases:rollback', 'roll', 'x1']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/revision: "x1" is not a revision number/);
+  });
+});
+
+const PROCFILE = 'web: bundle exec puma -p 5000\nworker: bundle exec sidekiq\n';
+
+async function deployTwoProcesses(app: string): Promise<void> {
+  await ok([
+    'deploy',
+    app,
+    '--image',
+    'nginx:1',
+    '--procfile',
+    fleet.file(`${app}.Procfile`, PROCFILE),
+    '--app-json',
+    fleet.file(
+      `${app}.app.json`,
+      JSON.stringify({ formation: { web: { quantity: 2 }, worker: { quantity: 1 } } }),
+    ),
+    '--wait',
+  ]);
+}
+
+async function deploymentsOf(app: string): Promise<Map<string, k8s.V1Deployment>> {
+  const list = await fleet.apps.listNamespacedDeployment({
+    namespace: 'default',
+    labelSelector: `app.kubernetes.io/part-of=${app}`,
+  });
+  return new Map(list.items.map((d) => [d.metadata!.name!, d]));
+}
+
+async function replicaSetNames(app: string): Promise<string[]> {
+  const list = await fleet.apps.listNamespacedReplicaSet({
+    namespace: 'default',
+    labelSelector: `app.kubernetes.io/part-of=${app}`,
+  });
+  return list.items.map((rs) => rs.metadata!.name!).sort();
+}
+
+async function podNames(app: string): Promise<string[]> {
+  const list = await fleet.core.listNamespacedPod({
+    namespace: 'default',
+    labelSelector: `app.kubernetes.io/part-of=${app}`,
+  });
+  return list.items
+    .filter((p) => !p.metadata?.deletionTimestamp)
+    .map((p) => p.metadata!.name!)
+    .sort();
+}
+
+describe('processes and resources', () => {
+  it('ps:restart rolls every pod through one new ReplicaSet per process; a later deploy keeps it', async () => {
+    await deployTwoProcesses('bounce');
+    await fleet.sim.settle();
+    const rsBefore = await replicaSetNames('bounce');
+    const podsBefore = await podNames('bounce');
+    expect(podsBefore).toHaveLength(3);
+
+    await ok(['ps:restart', 'bounce', '--wait']);
+    const rsAfter = await replicaSetNames('bounce');
+    expect(rsAfter.filter((n) => !rsBefore.includes(n))).toHaveLength(2);
+    expect(
+      rsAfter
+        .filter((n) => !rsBefore.includes(n))
+        .map((n) => n.replace(/-[a-z0-9]+$/, ''))
+        .sort(),
+    ).toEqual(['bounce-web', 'bounce-worker']);
+    const podsAfter = await until(async () => {
+      const names = await podNames('bounce');
+      return names.length === 3 && names.every((n) => !podsBefore.includes(n)) && names;
+    }, 'every pod of bounce replaced');
+    expect(podsAfter).toHaveLength(3);
+    for (const d of (await deploymentsOf('bounce')).values())
+      expect(d.spec?.template.metadata?.annotations?.['kubectl.kubernetes.io/restartedAt']).toMatch(
+        /^20\d\d-/,
+      );
+
+    // The annotation is kept in the spec: the same deploy again creates no ReplicaSet.
+    await deployTwoProcesses('bounce');
+    expect(await replicaSetNames('bounce')).toEqual(rsAfter);
+
+    // Only TYPE: one new ReplicaSet, for worker.
+    await ok(['ps:restart', 'bounce', 'worker', '--wait']);
+    const rsWorker = (await replicaSetNames('bounce')).filter((n) => !rsAfter.includes(n));
+    expect(rsWorker.map((n) => n.replace(/-[a-z0-9]+$/, ''))).toEqual(['bounce-worker']);
+
+    const unknown = await fleet.cli(['ps:restart', 'bounce', 'clock', '--wait']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown process type "clock" \(app bounce has: web, worker\)/);
+  });
+
+  it('ps:stop scales every process to 0 and ps:start brings the same formation back', async () => {
+    await deployTwoProcesses('nap');
+    const replicas = async () =>
+      Object.fromEntries([...(await deploymentsOf('nap'))].map(([name, d]) => [name, d.spec?.replicas]));
+    expect(await replicas()).toEqual({ 'nap-web': 2, 'nap-worker': 1 });
+    await ok(['ps:stop', 'nap', '--wait']);
+    expect(await replicas()).toEqual({ 'nap-web': 0, 'nap-worker': 0 });
+    // Stopping again keeps the formation it was stopped with.
+    await ok(['ps:stop', 'nap', '--wait']);
+    await ok(['ps:start', 'nap', '--wait']);
+    expect(await replicas()).toEqual({ 'nap-web': 2, 'nap-worker': 1 });
+  });
+
+  it('resource:limit --process web sets the web container only; a request above it is refused', async () => {
+    await deployTwoProcesses('tight');
+    await ok(['resource:limit', 'tight', '--process', 'web', '--memory', '512Mi', '--wait']);
+    const deployments = await deploymentsOf('tight');
+    const web = deployments.get('tight-web')!.spec!.template.spec!.containers[0]!;
+    const worker = deployments.get('tight-worker')!.spec!.template.spec!.containers[0]!;
+    expect(web.resources?.limits).toEqual({ memory: '512Mi' });
+    expect(worker.resources?.limits).toBeUndefined();
+    expect(worker.resources?.requests).toEqual({ cpu: '100m', memory: '128Mi' });
+
+    const writes = await fleet.writesDuring(async () => {
+      const above = await fleet.cli([
+        'resource:reserve',
+        'tight',
+        '--process',
+        'web',
+        '--memory',
+        '1Gi',
+        '--wait',
+      ]);
+      expect(above.code).toBe(1);
+      expect(above.stderr).toMatch(/the memory request 1Gi of web would be above its limit 512Mi/);
+    });
+    expect(writes).toEqual([]);
+
+    await ok(['resource:reserve', 'tight', '--cpu', '250m', '--wait']);
+    const after = await deploymentsOf('tight');
+    for (const d of after.values())
+      expect(d.spec!.template.spec!.containers[0]!.resources?.requests?.cpu).toBe('250m');
+    await ok(['resource:limit', 'tight', '--process', 'web', '--clear', '--wait']);
+    expect(
+      (await deploymentsOf('tight')).get('tight-web')!.spec!.template.spec!.containers[0]!.resources?.limits,
+    ).toBeUndefined();
+
+    const both = await fleet.cli(['resource:limit', 'tight', '--clear', '--cpu', '1']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/clear: cannot be combined with --cpu or --memory/);
   });
 });
