@@ -261,3 +261,45 @@ describe('processes and resources', () => {
     expect(both.stderr).toMatch(/clear: cannot be combined with --cpu or --memory/);
   });
 });
+
+describe('a worker killed mid-rollback', () => {
+  it('is taken over by another worker: one rollback revision of the app and of its config', async () => {
+    const store = await fleet.store();
+    await ok(['config:set', 'crashy', 'A=1', '--wait']);
+    await ok(['deploy', 'crashy', '--image', 'nginx:1', '--wait']);
+    await ok(['config:set', 'crashy', 'B=2', '--wait']);
+    expect(store.history('crashy').map((r) => r.revision)).toEqual([1, 2]);
+    expect(store.history('config-crashy').map((r) => r.revision)).toEqual([1, 2]);
+
+    // Slow pods, so the rollback still waits for its rollout when its worker dies.
+    const readyDelay = fleet.sim.settings.podReadyDelayMs;
+    fleet.sim.settings.podReadyDelayMs = 4_000;
+    try {
+      const waiting = fleet.cli(['releases:rollback', 'crashy', '--wait'], { timeoutMs: 120_000 });
+      await until(
+        () => (store.last('crashy')?.status === 'pending-rollback' ? true : undefined),
+        'the rollback to store its pending revision',
+      );
+      const first = fleet.workers[0]!;
+      first.kill('SIGKILL');
+      await first.exited;
+      await fleet.startWorker();
+      const result = await waiting;
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/rolled back to revision 1 \(crashy revision 3/);
+    } finally {
+      fleet.sim.settings.podReadyDelayMs = readyDelay;
+    }
+    expect(store.history('crashy').map((r) => [r.revision, r.status, r.description])).toEqual([
+      [1, 'superseded', 'deployed nginx:1'],
+      [2, 'superseded', 'config set B'],
+      [3, 'deployed', 'Rollback to 1'],
+    ]);
+    expect(store.history('config-crashy').map((r) => [r.revision, r.status])).toEqual([
+      [1, 'superseded'],
+      [2, 'superseded'],
+      [3, 'deployed'],
+    ]);
+    expect(await envOf('crashy')).toEqual({ A: '1' });
+  });
+});

@@ -33,6 +33,8 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
 
   // 1. What to restore, before any write.
   await ctx.progress({ step: 'validate', message: `reading the history of ${app}` });
+  // History an older worker may have written with values in it: redacted before it is compared.
+  await engine.redactHistory([releaseNames.config(app)]);
   const target = rollbackTarget(app, history.history(release), ctx.payload.revision, holder);
   const record = recordOf((await history.read(release, target.revision)).values);
   if (!record)
