@@ -13,6 +13,7 @@ import { registerProperties } from './producers/cli/commands/properties.ts';
 import { registerPrune } from './producers/cli/commands/prune.ts';
 import { registerPs } from './producers/cli/commands/ps.ts';
 import { registerReleases } from './producers/cli/commands/releases.ts';
+import { registerReport } from './producers/cli/commands/report.ts';
 import { registerResources } from './producers/cli/commands/resources.ts';
 import { registerRun } from './producers/cli/commands/run.ts';
 import { registerStorage } from './producers/cli/commands/storage.ts';
@@ -74,6 +75,7 @@ export function buildProgram(): Command {
   registerRun(program);
   registerReleases(program);
   registerResources(program);
+  registerReport(program);
   registerJobs(program);
 
   program

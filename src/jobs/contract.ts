@@ -25,6 +25,7 @@ export const JOB_TYPES = [
   'rollback',
   'ps',
   'resources',
+  'report',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

@@ -12,6 +12,7 @@ import { psContract } from './schemas/ps.ts';
 import { reconcileContract } from './schemas/reconcile.ts';
 import { releasesContract } from './schemas/releases.ts';
 import { renameContract } from './schemas/rename.ts';
+import { reportContract } from './schemas/report.ts';
 import { resourcesContract } from './schemas/resources.ts';
 import { rollbackContract } from './schemas/rollback.ts';
 import { runContract } from './schemas/run.ts';
@@ -39,6 +40,7 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   rollback: rollbackContract as JobContract<never>,
   ps: psContract as JobContract<never>,
   resources: resourcesContract as JobContract<never>,
+  report: reportContract as JobContract<never>,
 };
 
 export function isJobType(type: string): type is JobType {

@@ -262,6 +262,26 @@ describe('processes and resources', () => {
   });
 });
 
+describe('apps:report', () => {
+  it('prints the spec, formation, domains, resources, revision, image and last jobs', async () => {
+    await deployTwoProcesses('told');
+    await ok(['domains:add', 'told', 'told.example.com', '--wait']);
+    await ok(['resource:limit', 'told', '--process', 'web', '--memory', '512Mi', '--wait']);
+    const out = await ok(['apps:report', 'told']);
+    expect(out).toMatch(/^image +nginx:1$/m);
+    expect(out).toMatch(/^formation +web=2 worker=1$/m);
+    expect(out).toMatch(/^ {2}web +limits cpu=- memory=512Mi$/m);
+    expect(out).toMatch(/^domains +told\.example\.com$/m);
+    expect(out).toMatch(/^revision +3 deployed \(limits of web: memory=512Mi\)$/m);
+    expect(out).toMatch(/app\.told\.\d+ +completed .*resource:limit told web memory=512Mi/);
+    const json = JSON.parse(await ok(['apps:report', 'told', '--json'])) as {
+      result: { spec: { processes: Record<string, { replicas: number }> }; jobs: { type: string }[] };
+    };
+    expect(json.result.spec.processes.web!.replicas).toBe(2);
+    expect(json.result.jobs.map((j) => j.type)).toEqual(['resources', 'domains', 'deploy']);
+  });
+});
+
 describe('a worker killed mid-rollback', () => {
   it('is taken over by another worker: one rollback revision of the app and of its config', async () => {
     const store = await fleet.store();

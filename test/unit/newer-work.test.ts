@@ -4,8 +4,8 @@ import { JOB_TYPES } from '../../src/jobs/contract.ts';
 import { contractFor, countsAsNewerWork, NEUTRAL_TYPES, supersessionOf } from '../../src/jobs/contracts.ts';
 
 describe('newer work', () => {
-  it('is every job type except reconcile, releases, sync and storage-status', () => {
-    expect([...NEUTRAL_TYPES].sort()).toEqual(['reconcile', 'releases', 'storage-status', 'sync']);
+  it('is every job type except the reads (releases, report, storage-status), reconcile and sync', () => {
+    expect([...NEUTRAL_TYPES].sort()).toEqual(['reconcile', 'releases', 'report', 'storage-status', 'sync']);
     expect(countsAsNewerWork('config')).toBe(true);
     // A type this build does not know may be anything.
     expect(countsAsNewerWork('from-a-newer-build')).toBe(true);

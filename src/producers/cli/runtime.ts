@@ -97,7 +97,7 @@ function timeoutMs(options: CommonOptions): number | undefined {
 
 /** How a read job's answer is shown: completed with what the fleet reads (`enrich`), then printed. */
 export interface ResultView {
-  enrich(result: unknown, client: JobClient): Promise<unknown>;
+  enrich(result: unknown, client: JobClient, redis: Redis): Promise<unknown>;
   print(result: unknown, output: Output): void;
 }
 
@@ -150,7 +150,7 @@ export async function submit(
       wait !== undefined ? { timeoutMs: wait } : {},
     );
     if (view && final.state === 'completed') {
-      const result = await view.enrich(final.result, client);
+      const result = await view.enrich(final.result, client, redis);
       if (output.json) output.data({ job, ...final, result });
       else view.print(result, output);
       return EXIT.ok;

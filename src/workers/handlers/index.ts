@@ -16,6 +16,7 @@ import { HandlerRegistry } from '../handler-registry.ts';
 import { configHandler } from './config.ts';
 import { deployHandler } from './deploy.ts';
 import { releasesHandler } from './releases.ts';
+import { reportHandler } from './report.ts';
 import { rollbackHandler } from './rollback.ts';
 import { specChangeHandler } from './spec-change.ts';
 import { syncHandler } from './sync.ts';
@@ -63,6 +64,7 @@ export function defaultHandlers(): HandlerRegistry {
     )
     .register('releases', releasesHandler)
     .register('rollback', rollbackHandler)
+    .register('report', reportHandler)
     .register(
       'ps',
       specChangeHandler<PsPayload>(
