@@ -17,7 +17,7 @@ import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts
 import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
 import { releaseNames } from '../../apps/releases.ts';
-import { withRecord } from '../../apps/revision-record.ts';
+import { RECORDED_KEY, withRecord } from '../../apps/revision-record.ts';
 import type { AppSpec } from '../../apps/spec.ts';
 import type { LiveValues } from '../../releases/index.ts';
 import { validSpec } from '../app-state.ts';
@@ -160,6 +160,9 @@ export async function runAppPipeline(
           ...configRevisionOf(history.deployed(configRelease)),
         }),
         objects: appRelease.objects,
+        // A spec change that renders the same objects (deploy-timeout, config --no-restart) makes
+        // no revision: the record is what produced the revision, kept with it when it is made.
+        recordOnlyKeys: [RECORDED_KEY],
         holder,
         wait: { timeoutMs: timeoutSeconds * 1000, rollouts: true },
         rollbackOnFailure: spec.properties.rollbackOnFailure ?? APP_DEFAULTS.rollbackOnFailure,
