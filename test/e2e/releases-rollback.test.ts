@@ -115,6 +115,14 @@ describe('releases and rollback', () => {
     expect((await releases('refuse')).map((r) => r.revision)).toEqual([2, 1]);
   });
 
+  it('says so for an app that does not exist (exit 1 from the read job)', async () => {
+    for (const command of ['releases', 'apps:report']) {
+      const result = await fleet.cli([command, 'nobody']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/app nobody does not exist in this cluster/);
+    }
+  });
+
   it('refuses bad input before enqueueing', async () => {
     const bad = await fleet.cli(['releases:rollback', 'roll', 'x1']);
     expect(bad.code).toBe(2);

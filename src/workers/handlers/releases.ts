@@ -5,13 +5,16 @@
  */
 import { releaseNames } from '../../apps/releases.ts';
 import { recordOf } from '../../apps/revision-record.ts';
+import { PermanentError } from '../../core/errors.ts';
 import type { ReleaseEntry, ReleasesPayload } from '../../jobs/schemas/releases.ts';
 import type { Handler } from '../handler.ts';
 
 export const releasesHandler: Handler<ReleasesPayload> = async (ctx) => {
   const { app } = ctx.payload;
-  const { history } = await ctx.services.cluster();
+  const { history, apps } = await ctx.services.cluster();
   const release = releaseNames.app(app);
+  if (history.history(release).length === 0 && !apps.get(app))
+    throw new PermanentError(`app ${app} does not exist in this cluster`);
   const releases: ReleaseEntry[] = [];
   for (const info of [...history.history(release)].reverse()) {
     const values = info.unreadable
