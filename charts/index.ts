@@ -20,6 +20,7 @@ export {
   type ProcessValues,
   parsePortMap,
   primaryPortMap,
+  RESTARTED_AT_ANNOTATION,
   ShellWordsError,
   splitShellWords,
   webServiceName,

@@ -12,6 +12,9 @@ import { registerJobs } from './producers/cli/commands/jobs.ts';
 import { registerProperties } from './producers/cli/commands/properties.ts';
 import { registerPrune } from './producers/cli/commands/prune.ts';
 import { registerPs } from './producers/cli/commands/ps.ts';
+import { registerReleases } from './producers/cli/commands/releases.ts';
+import { registerReport } from './producers/cli/commands/report.ts';
+import { registerResources } from './producers/cli/commands/resources.ts';
 import { registerRun } from './producers/cli/commands/run.ts';
 import { registerStorage } from './producers/cli/commands/storage.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
@@ -70,6 +73,9 @@ export function buildProgram(): Command {
   registerPrune(program);
   registerStorage(program);
   registerRun(program);
+  registerReleases(program);
+  registerResources(program);
+  registerReport(program);
   registerJobs(program);
 
   program

@@ -40,7 +40,7 @@ export function deployment(ctx: AppContext, process: string, spec: ProcessValues
       revisionHistoryLimit: REVISION_HISTORY_LIMIT,
       selector: { matchLabels: processSelector(values.app, process) },
       template: {
-        metadata: { labels, annotations: podAnnotations(values) },
+        metadata: { labels, annotations: podAnnotations(values, spec.restartedAt) },
         spec: podSpec(values, mounts, [container]),
       },
     },

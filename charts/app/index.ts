@@ -11,7 +11,7 @@ export { type PortMap, parsePortMap } from '../../rules/port-maps.ts';
 export { CRON_COMMAND_ANNOTATION, CRON_ID_LABEL, cronIdLabel, cronJobName } from './cronjob.ts';
 export { deploymentName } from './deployment.ts';
 export { ingressNames } from './ingress.ts';
-export { CONFIG_DIGEST_ANNOTATION } from './pod.ts';
+export { CONFIG_DIGEST_ANNOTATION, RESTARTED_AT_ANNOTATION } from './pod.ts';
 export { primaryPortMap } from './ports.ts';
 export { webServiceName } from './service.ts';
 export { ShellWordsError, splitShellWords } from './shell-words.ts';

@@ -15,9 +15,21 @@ export function envFrom(app: string): Record<string, unknown>[] {
   return [{ secretRef: { name: configSecretName(app), optional: true } }];
 }
 
-/** Pod template annotations: the config digest (a config change rolls pods) over the user's. */
-export function podAnnotations(values: AppChartValues): Record<string, string> {
-  return mergeUnder({ [CONFIG_DIGEST_ANNOTATION]: values.configDigest }, values.annotations);
+/** What `kubectl rollout restart` sets; a new value rolls the Deployment's pods. */
+export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
+
+/**
+ * Pod template annotations: the config digest (a config change rolls pods) and, for a process
+ * restarted with `ps:restart`, the restart time, over the user's.
+ */
+export function podAnnotations(values: AppChartValues, restartedAt?: string): Record<string, string> {
+  return mergeUnder(
+    {
+      [CONFIG_DIGEST_ANNOTATION]: values.configDigest,
+      ...(restartedAt !== undefined ? { [RESTARTED_AT_ANNOTATION]: restartedAt } : {}),
+    },
+    values.annotations,
+  );
 }
 
 /**

@@ -87,6 +87,8 @@ const processValues = z.strictObject({
   replicas: z.int('must be a whole number').min(0, 'must be 0 or more').max(2_147_483_647),
   resources: resources.optional(),
   healthchecks: healthchecks.optional(),
+  /** Time of the last rolling restart (`kubectl.kubernetes.io/restartedAt` on the pod template). */
+  restartedAt: z.string().min(1).max(64).optional(),
 });
 
 const processes = z.record(z.string(), processValues).superRefine((record, ctx) => {

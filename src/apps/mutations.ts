@@ -76,6 +76,8 @@ function processSetOf(spec: AppSpec, payload: DeployPayload): Record<string, Pro
       replicas: given.replicas ?? before?.replicas ?? defaultReplicas(type),
       ...(resources ? { resources: structuredClone(resources) } : {}),
       ...(healthchecks ? { healthchecks: structuredClone(healthchecks) } : {}),
+      // Kept, so the deploy does not restart the pods a second time through a changed annotation.
+      ...(before?.restartedAt ? { restartedAt: before.restartedAt } : {}),
     };
   }
   return processes;

@@ -26,6 +26,11 @@ const processSpec = z
     replicas: nonNegativeInt(1000),
     resources: processResources.optional(),
     healthchecks: healthchecks.optional(),
+    /**
+     * When `ps:restart` last restarted this process type: the pod-template annotation
+     * `kubectl.kubernetes.io/restartedAt`, kept so later jobs render the same template.
+     */
+    restartedAt: z.iso.datetime().optional(),
   })
   .strict();
 
@@ -78,6 +83,8 @@ export const appSpec = z
       .object({ server: z.string().min(1), username: z.string().min(1) })
       .strict()
       .optional(),
+    /** Set by `ps:stop`: the replicas each process type had, which `ps:start` brings back. */
+    stoppedFormation: z.record(processType, nonNegativeInt(1000)).optional(),
     /** Digest of the environment the pods were last rolled with (`config --no-restart` keeps it). */
     configDigest: z.string(),
   })

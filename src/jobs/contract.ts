@@ -23,6 +23,11 @@ export const JOB_TYPES = [
   'run',
   'mounts',
   'storage-list',
+  'releases',
+  'rollback',
+  'ps',
+  'resources',
+  'report',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

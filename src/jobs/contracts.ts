@@ -9,8 +9,13 @@ import { mountsContract } from './schemas/mounts.ts';
 import { portsContract } from './schemas/ports.ts';
 import { propertiesContract } from './schemas/properties.ts';
 import { pruneContract } from './schemas/prune.ts';
+import { psContract } from './schemas/ps.ts';
 import { reconcileContract } from './schemas/reconcile.ts';
+import { releasesContract } from './schemas/releases.ts';
 import { renameContract } from './schemas/rename.ts';
+import { reportContract } from './schemas/report.ts';
+import { resourcesContract } from './schemas/resources.ts';
+import { rollbackContract } from './schemas/rollback.ts';
 import { runContract } from './schemas/run.ts';
 import { scaleContract } from './schemas/scale.ts';
 import {
@@ -39,6 +44,11 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   run: runContract as JobContract<never>,
   mounts: mountsContract as JobContract<never>,
   'storage-list': storageListContract as JobContract<never>,
+  releases: releasesContract as JobContract<never>,
+  rollback: rollbackContract as JobContract<never>,
+  ps: psContract as JobContract<never>,
+  resources: resourcesContract as JobContract<never>,
+  report: reportContract as JobContract<never>,
 };
 
 export function isJobType(type: string): type is JobType {

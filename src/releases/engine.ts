@@ -115,6 +115,8 @@ interface DeployParams {
   mode: 'upgrade' | 'rollback';
   /** On a permanent failure of the new revision, restore the deployed one (never for rollbacks). */
   rollbackOnFailure: boolean;
+  /** Values keys that alone never make a new revision (UpgradeInput.recordOnlyKeys). */
+  recordOnlyKeys?: readonly string[];
   /** Pending statuses that this kind of operation may continue. */
   continues: readonly ReleaseStatus[];
   pendingStatus: (deployed: RevisionInfo | undefined) => PendingStatus;
@@ -169,6 +171,7 @@ export class ReleaseEngine {
       holder: input.holder,
       mode: 'upgrade',
       rollbackOnFailure: input.rollbackOnFailure ?? false,
+      ...(input.recordOnlyKeys?.length ? { recordOnlyKeys: input.recordOnlyKeys } : {}),
       continues: ['pending-install', 'pending-upgrade'],
       pendingStatus: (deployed) => (deployed ? 'pending-upgrade' : 'pending-install'),
       pendingDescription: (deployed) => (deployed ? 'Preparing upgrade' : 'Initial install underway'),
@@ -394,7 +397,12 @@ export class ReleaseEngine {
     const deployed = this.store.deployed(p.release);
     const last = this.store.last(p.release);
     if (continued) return this.runRevision(p, continued, deployed, recovered);
-    if (p.mode === 'upgrade' && deployed?.digest === p.digest) return this.repair(p, deployed, recovered);
+    if (
+      p.mode === 'upgrade' &&
+      deployed &&
+      (deployed.digest === p.digest || (await this.equalButRecord(p, deployed)))
+    )
+      return this.repair(p, deployed, recovered);
     if (
       p.mode === 'rollback' &&
       last?.status === 'deployed' &&
@@ -409,6 +417,22 @@ export class ReleaseEngine {
     const info = await this.createRevision(p, revision, deployed);
     p.emit('revision', `revision ${revision} ${info.status}`, { percent: 10, revision });
     return this.runRevision(p, info, deployed, recovered);
+  }
+
+  /**
+   * Whether the content differs from the deployed revision's only in `recordOnlyKeys` of its
+   * values (one read of the deployed content, only when such keys are given and digests differ).
+   */
+  private async equalButRecord(p: DeployParams, deployed: RevisionInfo): Promise<boolean> {
+    const keys = p.recordOnlyKeys;
+    if (!keys || keys.length === 0) return false;
+    const stored = await this.store.read(p.release, deployed.revision).catch(() => undefined);
+    if (!stored) return false;
+    const without = (c: ReleaseContent): ReleaseContent => ({
+      ...c,
+      values: Object.fromEntries(Object.entries(c.values).filter(([k]) => !keys.includes(k))),
+    });
+    return contentDigest(without(stored)) === contentDigest(without(p.content));
   }
 
   /** Handles a pending last revision: continue it (same job) or mark it failed (see decideRecovery). */

@@ -43,6 +43,12 @@ export interface UpgradeInput extends OperationOptions {
   rollbackOnFailure?: boolean;
   /** Description of a successful revision (default: Helm's "Install complete" / "Upgrade complete"). */
   description?: string;
+  /**
+   * Keys of `values` stored with a new revision that alone never make one: content equal to the
+   * deployed revision's but for these keys is a no-op (or a repair), as if they were equal. The app
+   * release records the spec that produced it this way (src/apps/revision-record.ts).
+   */
+  recordOnlyKeys?: readonly string[];
 }
 
 export interface RollbackInput extends OperationOptions {

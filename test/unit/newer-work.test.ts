@@ -4,8 +4,15 @@ import { JOB_TYPES } from '../../src/jobs/contract.ts';
 import { contractFor, countsAsNewerWork, NEUTRAL_TYPES, supersessionOf } from '../../src/jobs/contracts.ts';
 
 describe('newer work', () => {
-  it('is every job type except reconcile, sync and storage-status', () => {
-    expect([...NEUTRAL_TYPES].sort()).toEqual(['reconcile', 'storage-list', 'storage-status', 'sync']);
+  it('is every job type except the reads (releases, report, storage-list, storage-status), reconcile and sync', () => {
+    expect([...NEUTRAL_TYPES].sort()).toEqual([
+      'reconcile',
+      'releases',
+      'report',
+      'storage-list',
+      'storage-status',
+      'sync',
+    ]);
     expect(countsAsNewerWork('config')).toBe(true);
     // A type this build does not know may be anything.
     expect(countsAsNewerWork('from-a-newer-build')).toBe(true);

@@ -110,6 +110,11 @@ describe('job contracts', () => {
     run: { app: 'web', command: ['rake', 'db:migrate'] },
     mounts: { app: 'web', action: 'mount', mount: { entry: 'data', mountPath: '/data' } },
     'storage-list': {},
+    releases: { app: 'web' },
+    rollback: { app: 'web', revision: 2 },
+    ps: { app: 'web', action: 'restart', process: 'web', at: '2026-01-02T03:04:05.000Z' },
+    resources: { app: 'web', kind: 'limit', process: 'web', memory: '512Mi', clear: false },
+    report: { app: 'web' },
   };
 
   it.each(JOB_TYPES)('%s has a valid sample, a lane rule and a secret-free description', (type) => {

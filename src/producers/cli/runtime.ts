@@ -95,6 +95,12 @@ function timeoutMs(options: CommonOptions): number | undefined {
   return Number(options.timeout) * 1000;
 }
 
+/** How a read job's answer is shown: completed with what the fleet reads (`enrich`), then printed. */
+export interface ResultView {
+  enrich(result: unknown, client: JobClient, redis: Redis): Promise<unknown>;
+  print(result: unknown, output: Output): void;
+}
+
 /**
  * Validates, enqueues and (with --wait) follows a job. Validation runs before connecting, so bad
  * input is refused with exit code 2 even when Redis is down.
@@ -105,6 +111,8 @@ export async function submit(
   options: CommonOptions,
   /** Checks that need Redis (what the app is known to have), run before enqueueing; they throw to refuse. */
   precheck?: (redis: Redis) => Promise<void>,
+  /** For read jobs (releases): what to print of the completed job's result, in place of its summary. */
+  view?: ResultView,
 ): Promise<number> {
   const output = createOutput(Boolean(options.json));
   validateJob(type, payload);
@@ -141,6 +149,12 @@ export async function submit(
       },
       wait !== undefined ? { timeoutMs: wait } : {},
     );
+    if (view && final.state === 'completed') {
+      const result = await view.enrich(final.result, client, redis);
+      if (output.json) output.data({ job, ...final, result });
+      else view.print(result, output);
+      return EXIT.ok;
+    }
     if (output.json) output.data({ job, ...final });
     if (final.state === 'completed') {
       const summary = (final.result as { summary?: string } | undefined)?.summary;

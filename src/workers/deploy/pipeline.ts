@@ -5,7 +5,8 @@
  *   validate and render everything → namespace → `config-{app}` → `pull-secret-{app}` (installed,
  *   kept or uninstalled) → storage claims present and bound → app release (rollout awaited,
  *   progress streamed; leaked imagePullSecrets are removed by the same apply, see
- *   src/releases/pull-secret-leaks.ts) → save the spec in the app record.
+ *   src/releases/pull-secret-leaks.ts; its values also record the spec and the config revision,
+ *   src/apps/revision-record.ts) → save the spec in the app record.
  *
  * Nothing is written until every chart has rendered and every input has been checked. Each step is
  * idempotent (unchanged releases are no-ops with zero writes), so a retried or resumed job
@@ -16,6 +17,7 @@ import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts
 import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
 import { releaseNames } from '../../apps/releases.ts';
+import { RECORDED_KEY, withRecord } from '../../apps/revision-record.ts';
 import type { AppSpec } from '../../apps/spec.ts';
 import type { LiveValues } from '../../releases/index.ts';
 import { validSpec } from '../app-state.ts';
@@ -152,8 +154,15 @@ export async function runAppPipeline(
         app,
         release: releaseNames.app(app),
         chart: appRelease.chart,
-        values: appRelease.values,
+        // The spec and the config revision go with the objects, so a rollback can restore them.
+        values: withRecord(appRelease.values, {
+          spec,
+          ...configRevisionOf(history.deployed(configRelease)),
+        }),
         objects: appRelease.objects,
+        // A spec change that renders the same objects (deploy-timeout, config --no-restart) makes
+        // no revision: the record is what produced the revision, kept with it when it is made.
+        recordOnlyKeys: [RECORDED_KEY],
         holder,
         wait: { timeoutMs: timeoutSeconds * 1000, rollouts: true },
         rollbackOnFailure: spec.properties.rollbackOnFailure ?? APP_DEFAULTS.rollbackOnFailure,
@@ -182,6 +191,10 @@ export async function runAppPipeline(
     ...(revision !== undefined ? { revision } : {}),
     ...(spec.image ? { image: spec.image } : {}),
   };
+}
+
+function configRevisionOf(deployed: { revision: number } | undefined): { configRevision?: number } {
+  return deployed ? { configRevision: deployed.revision } : {};
 }
 
 function outcomeText(outcome: 'noop' | 'repaired' | 'deployed', revision: number): string {

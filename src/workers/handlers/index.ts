@@ -1,12 +1,16 @@
 /**
  * The handlers this build of the worker runs. A job type without one (rename, run: later issues)
- * fails with a clear message.
+ * fails with a clear message. `ps` and `resources` are spec changes like `scale`
+ * (src/apps/process-mutations.ts).
  */
 import { applyDomains, applyPorts, applyProperties, applyScale } from '../../apps/mutations.ts';
+import { applyResources, applyRestart, applyStart, applyStop } from '../../apps/process-mutations.ts';
 import type { DomainsPayload } from '../../jobs/schemas/domains.ts';
 import type { PortsPayload } from '../../jobs/schemas/ports.ts';
 import type { PropertiesPayload } from '../../jobs/schemas/properties.ts';
+import type { PsPayload } from '../../jobs/schemas/ps.ts';
 import type { ReconcilePayload } from '../../jobs/schemas/reconcile.ts';
+import { describeValues, type ResourcesPayload } from '../../jobs/schemas/resources.ts';
 import type { ScalePayload } from '../../jobs/schemas/scale.ts';
 import { HandlerRegistry } from '../handler-registry.ts';
 import { configHandler } from './config.ts';
@@ -14,6 +18,9 @@ import { deployHandler } from './deploy.ts';
 import { destroyHandler } from './destroy.ts';
 import { mountsHandler } from './mounts.ts';
 import { pruneHandler } from './prune.ts';
+import { releasesHandler } from './releases.ts';
+import { reportHandler } from './report.ts';
+import { rollbackHandler } from './rollback.ts';
 import { specChangeHandler } from './spec-change.ts';
 import { storageCreateHandler } from './storage-create.ts';
 import { storageDestroyHandler } from './storage-destroy.ts';
@@ -66,6 +73,34 @@ export function defaultHandlers(): HandlerRegistry {
         (spec) => spec,
         () => 'reconciled',
         { onlyKnownApps: true },
+      ),
+    )
+    .register('releases', releasesHandler)
+    .register('rollback', rollbackHandler)
+    .register('report', reportHandler)
+    .register(
+      'ps',
+      specChangeHandler<PsPayload>(
+        (spec, p) =>
+          p.action === 'restart'
+            ? applyRestart(spec, p)
+            : p.action === 'stop'
+              ? applyStop(spec)
+              : applyStart(spec),
+        (p) =>
+          p.action === 'restart'
+            ? `restarted ${p.process ?? 'every process type'} (restartedAt ${p.at})`
+            : p.action === 'stop'
+              ? 'stopped every process type'
+              : 'started the formation kept by ps:stop',
+      ),
+    )
+    .register(
+      'resources',
+      specChangeHandler<ResourcesPayload>(
+        applyResources,
+        (p) =>
+          `${p.kind === 'limit' ? 'limits' : 'requests'} of ${p.process ?? 'every process type'}: ${describeValues(p)}`,
       ),
     );
 }

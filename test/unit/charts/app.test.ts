@@ -5,6 +5,7 @@ import {
   appChart,
   CONFIG_DIGEST_ANNOTATION,
   cronIdLabel,
+  RESTARTED_AT_ANNOTATION,
   type RenderedObject,
 } from '../../../charts/index.ts';
 import { fullApp, minimalApp, traefikApp } from './cases.ts';
@@ -92,6 +93,24 @@ describe('app chart', () => {
     expect(find(objects, 'Ingress')!.metadata.annotations?.['cert-manager.io/cluster-issuer']).toBe(
       'letsencrypt-prod',
     );
+  });
+
+  it('puts the restart time of a restarted process on its pod template only', () => {
+    const at = '2026-01-02T03:04:05.000Z';
+    const before = render(fullApp);
+    const after = render({
+      ...fullApp,
+      processes: { ...fullApp.processes, web: { ...fullApp.processes.web!, restartedAt: at } },
+    });
+    for (const [i, o] of after.entries()) {
+      if (o.kind === 'Deployment' && o.metadata.name === 'shop-web') {
+        expect(o.spec.template.metadata.annotations[RESTARTED_AT_ANNOTATION]).toBe(at);
+        expect({ ...o, spec: { ...o.spec, template: { ...o.spec.template, metadata: {} } } }).toEqual({
+          ...before[i],
+          spec: { ...before[i]!.spec, template: { ...before[i]!.spec.template, metadata: {} } },
+        });
+      } else expect(o).toEqual(before[i]);
+    }
   });
 
   it('rolls pods when the config digest changes, and only their templates change', () => {

@@ -118,6 +118,41 @@ describe('upgrade decisions', () => {
     expect(writes).toEqual({ history: 0, cluster: [] });
   });
 
+  it('values that differ only in recordOnlyKeys: a no-op; with a real change they are stored', async () => {
+    const { engine, history, writesDuring } = setup();
+    const base = appRelease('shop', 'job-1');
+    await engine.upgrade({
+      ...base,
+      values: { ...base.values, recorded: 'a' },
+      recordOnlyKeys: ['recorded'],
+    });
+    let result: Awaited<ReturnType<typeof engine.upgrade>> | undefined;
+    const writes = await writesDuring(async () => {
+      result = await engine.upgrade({
+        ...appRelease('shop', 'job-2'),
+        values: { ...base.values, recorded: 'b' },
+        recordOnlyKeys: ['recorded'],
+      });
+    });
+    expect(result).toMatchObject({ outcome: 'noop', revision: 1 });
+    expect(writes).toEqual({ history: 0, cluster: [] });
+    // Without the option the same difference is a new revision.
+    const plain = await engine.upgrade({
+      ...appRelease('shop', 'job-3'),
+      values: { ...base.values, recorded: 'b' },
+    });
+    expect(plain).toMatchObject({ outcome: 'deployed', revision: 2 });
+    expect((await history.read('shop', 2)).values.recorded).toBe('b');
+    // A change beside it: a new revision that stores the record given.
+    const changed = await engine.upgrade({
+      ...appRelease('shop', 'job-4'),
+      values: { ...base.values, other: 1, recorded: 'c' },
+      recordOnlyKeys: ['recorded'],
+    });
+    expect(changed).toMatchObject({ outcome: 'deployed', revision: 3 });
+    expect((await history.read('shop', 3)).values.recorded).toBe('c');
+  });
+
   it('same content but drifted objects: only those re-applied, no new revision', async () => {
     const { engine, cluster, writesDuring, imageOf, statuses } = setup();
     await engine.upgrade(appRelease('shop', 'job-1'));

@@ -30,4 +30,49 @@ export function registerPs(program: Command): void {
       });
     }),
   );
+
+  withSubmitOptions(
+    program
+      .command('ps:restart')
+      .description('Rolling restart of every process type, or of TYPE (as kubectl rollout restart)')
+      .argument('<app>', 'app name')
+      .argument('[type]', 'only this process type'),
+  ).action(
+    action(async (app: string, type: string | undefined, options: CommonOptions) => {
+      // The time is fixed here: a retried job renders the same annotation and restarts nothing twice.
+      const payload = {
+        app,
+        action: 'restart',
+        ...(type ? { process: type } : {}),
+        at: new Date().toISOString(),
+      };
+      return submit('ps', payload, options, async (redis) => {
+        const known = type ? await settledProcessTypes(redis, app) : undefined;
+        const issues = known && type ? unknownScaleTypes(app, [type], known) : [];
+        if (issues.length > 0)
+          throw new InvalidInputError(
+            issues.map((i) => ({ ...i, path: 'process' })),
+            'ps:restart',
+          );
+      });
+    }),
+  );
+
+  withSubmitOptions(
+    program
+      .command('ps:stop')
+      .description('Scale every process type to 0, keeping the formation for ps:start')
+      .argument('<app>', 'app name'),
+  ).action(
+    action(async (app: string, options: CommonOptions) => submit('ps', { app, action: 'stop' }, options)),
+  );
+
+  withSubmitOptions(
+    program
+      .command('ps:start')
+      .description('Bring back the formation the app had before ps:stop')
+      .argument('<app>', 'app name'),
+  ).action(
+    action(async (app: string, options: CommonOptions) => submit('ps', { app, action: 'start' }, options)),
+  );
 }

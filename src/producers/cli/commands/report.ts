@@ -1,0 +1,124 @@
+/**
+ * `apps:report APP`: everything the fleet knows of an app. The cluster's part (saved spec, deployed
+ * revision) comes from a `report` read job; Redis's part (status projection, last jobs) is read here.
+ */
+import type { Command } from 'commander';
+import type { AppSpec } from '../../../apps/spec.ts';
+import { laneId } from '../../../jobs/lane.ts';
+import { readLaneStatus } from '../../../jobs/status.ts';
+import { type JobSummary, listJobs } from '../../ops/jobs-ops.ts';
+import { ago } from '../output.ts';
+import { action, type CommonOptions, type ResultView, submit } from '../runtime.ts';
+
+const LAST_JOBS = 5;
+
+interface Revision {
+  revision: number;
+  status: string;
+  change: string;
+  at: string;
+}
+
+interface Report {
+  known: boolean;
+  spec?: AppSpec;
+  unreadableSpec?: string;
+  deployed?: Revision;
+  last?: Revision;
+  status?: Awaited<ReturnType<typeof readLaneStatus>>;
+  jobs: JobSummary[];
+}
+
+export function registerReport(program: Command): void {
+  program
+    .command('apps:report')
+    .description(
+      'Everything the fleet knows of an app: spec, formation, domains, ports, properties, resources, revision, image, last jobs',
+    )
+    .argument('<app>', 'app name')
+    .option('--timeout <seconds>', 'stop waiting after this many seconds')
+    .option('--json', 'print JSON')
+    .action(
+      action(async (app: string, options: CommonOptions) =>
+        submit('report', { app }, { ...options, wait: true }, undefined, reportView(app)),
+      ),
+    );
+}
+
+function reportView(app: string): ResultView {
+  return {
+    async enrich(result, client, redis) {
+      const status = await readLaneStatus(redis, laneId({ kind: 'app', name: app }));
+      const jobs = await listJobs(client, { app, limit: LAST_JOBS + 1 });
+      // The report job itself is the newest: leave it out.
+      const others = jobs.filter((j) => j.type !== 'report').slice(0, LAST_JOBS);
+      return { ...(result as object), ...(status ? { status } : {}), jobs: others };
+    },
+    print(result, output) {
+      for (const line of reportLines(app, result as Report)) output.out(line);
+    },
+  };
+}
+
+const row = (key: string, value: string) => `${key.padEnd(14)} ${value}`;
+
+export function reportLines(app: string, r: Report): string[] {
+  const lines = [`=====> ${app}`];
+  if (r.unreadableSpec) lines.push(row('spec', `unreadable: ${r.unreadableSpec}`));
+  else if (!r.spec) lines.push(row('spec', 'none saved (no job of this app has succeeded in this cluster)'));
+  const s = r.spec;
+  if (s) {
+    lines.push(row('image', s.image ?? '-'));
+    if (s.source) lines.push(row('source', `${s.source.sha} ${s.source.ref} by ${s.source.pusher}`));
+    const formation = Object.entries(s.processes)
+      .map(([type, p]) => `${type}=${p.replicas}`)
+      .join(' ');
+    lines.push(row('formation', formation || '-'));
+    if (s.stoppedFormation)
+      lines.push(
+        row(
+          'stopped',
+          `ps:start brings back ${Object.entries(s.stoppedFormation)
+            .map(([t, n]) => `${t}=${n}`)
+            .join(' ')}`,
+        ),
+      );
+    for (const [type, p] of Object.entries(s.processes)) {
+      const res = p.resources ?? {};
+      const parts = [
+        res.cpu || res.memory ? `requests cpu=${res.cpu ?? 'default'} memory=${res.memory ?? 'default'}` : '',
+        res.cpuLimit || res.memoryLimit
+          ? `limits cpu=${res.cpuLimit ?? '-'} memory=${res.memoryLimit ?? '-'}`
+          : '',
+        p.restartedAt ? `restarted ${p.restartedAt}` : '',
+      ].filter(Boolean);
+      if (parts.length > 0) lines.push(row(`  ${type}`, parts.join('; ')));
+    }
+    lines.push(row('domains', s.domains.join(' ') || '-'));
+    lines.push(row('ports', s.ports.join(' ') || '- (default http:80:5000 for web)'));
+    lines.push(
+      row(
+        'properties',
+        Object.entries(s.properties)
+          .map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
+          .join(' ') || '-',
+      ),
+    );
+    if (s.cron.length > 0)
+      lines.push(row('cron', s.cron.map((t) => `${t.schedule} ${t.command}`).join('; ')));
+    if (s.mounts.length > 0)
+      lines.push(
+        row('mounts', s.mounts.map((m) => `${m.entry}:${m.mountPath}${m.readOnly ? ':ro' : ''}`).join(' ')),
+      );
+    if (s.registry) lines.push(row('registry', `${s.registry.username}@${s.registry.server}`));
+  }
+  lines.push(row('revision', r.deployed ? `${r.deployed.revision} deployed (${r.deployed.change})` : '-'));
+  if (r.last) lines.push(row('', `revision ${r.last.revision} ${r.last.status}: ${r.last.change}`));
+  if (r.status?.activeJobId) lines.push(row('running', r.status.activeJobId));
+  lines.push(row('last jobs', r.jobs.length === 0 ? '-' : ''));
+  for (const j of r.jobs)
+    lines.push(
+      `  ${j.id.padEnd(20)} ${j.state.padEnd(10)} ${ago(j.finishedAt ?? j.enqueuedAt).padEnd(9)} ${j.description}`,
+    );
+  return lines;
+}

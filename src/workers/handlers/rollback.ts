@@ -1,0 +1,124 @@
+/**
+ * `rollback` (`releases:rollback APP [REVISION]`): restores an earlier app revision as a new one,
+ * and makes what later jobs build on follow it (docs/apps.md, "rollback"):
+ *
+ *   decide the target and read what it recorded (no write) → `config-{app}` back to the config
+ *   revision deployed with it (refused before any write when the live Secret no longer holds a
+ *   value of that revision) → the app release rolled back to the target (rollout awaited) → the
+ *   target's spec saved in the app record.
+ *
+ * Every step is idempotent: a config release already at the target's content is left alone, the
+ * engine does not roll back twice for the same job, and saving an equal spec writes nothing.
+ */
+
+import { APP_DEFAULTS } from '../../apps/defaults.ts';
+import { releaseNames } from '../../apps/releases.ts';
+import { recordOf } from '../../apps/revision-record.ts';
+import { PermanentError } from '../../core/errors.ts';
+import type { RollbackPayload } from '../../jobs/schemas/rollback.ts';
+import type { Cluster } from '../cluster.ts';
+import { progressForwarder } from '../deploy/progress.ts';
+import { interruptDecision, releaseReport } from '../deploy/release-outcome.ts';
+import type { Handler, HandlerContext } from '../handler.ts';
+import { rollbackTarget } from '../rollback/target.ts';
+import { recordTypes } from './record-types.ts';
+
+export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
+  const { app } = ctx.payload;
+  const cluster = await ctx.services.cluster();
+  const { history, engine, apps } = cluster;
+  const release = releaseNames.app(app);
+  const holder = ctx.idempotencyKey;
+  const onInterrupt = interruptDecision(ctx);
+
+  // 1. What to restore, before any write.
+  await ctx.progress({ step: 'validate', message: `reading the history of ${app}` });
+  // History an older worker may have written with values in it: redacted before it is compared.
+  await engine.redactHistory([releaseNames.config(app)]);
+  const target = rollbackTarget(app, history.history(release), ctx.payload.revision, holder);
+  const record = recordOf((await history.read(release, target.revision)).values);
+  if (!record)
+    throw new PermanentError(
+      `revision ${target.revision} of app ${app} cannot be rolled back to: it was made before revisions ` +
+        `recorded the app's spec, so its settings and config cannot be restored; deploy its image instead`,
+    );
+  const spec = record.spec;
+
+  // 2. config-{app}: the values the target ran with (the engine refuses before writing when a
+  // value of that revision is no longer in the live Secret).
+  await restoreConfig(ctx, cluster, app, target.revision, record.configRevision);
+
+  // 3. The app release.
+  const forward = progressForwarder(ctx, app);
+  const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
+  let result: Awaited<ReturnType<typeof engine.rollback>>;
+  try {
+    result = await engine.rollback({
+      release,
+      revision: target.revision,
+      holder,
+      wait: { timeoutMs: timeoutSeconds * 1000, rollouts: true },
+      onProgress: forward.listener,
+      signal: ctx.signal,
+      onInterrupt,
+    });
+  } catch (err) {
+    await forward.flush();
+    ctx.report(await releaseReport(history, release));
+    throw err;
+  } finally {
+    await forward.flush();
+  }
+  ctx.report(await releaseReport(history, release, spec.image));
+  await ctx.log(
+    result.outcome === 'noop'
+      ? `${app}: revision ${result.revision} already restores revision ${target.revision}`
+      : `${app}: revision ${result.revision} deployed (rollback to ${target.revision})`,
+  );
+
+  // 4. Later jobs build on what now runs.
+  await apps.saveSpec(app, spec);
+  await recordTypes(ctx, spec);
+  return {
+    summary: `rolled back to revision ${target.revision} (${app} revision ${result.revision}, ${spec.image})`,
+    revision: result.revision,
+    ...(spec.image ? { image: spec.image } : {}),
+  };
+};
+
+async function restoreConfig(
+  ctx: HandlerContext<RollbackPayload>,
+  cluster: Cluster,
+  app: string,
+  appRevision: number,
+  configRevision: number | undefined,
+): Promise<void> {
+  const { history, engine } = cluster;
+  const release = releaseNames.config(app);
+  if (configRevision === undefined) {
+    await ctx.log(`${release}: revision ${appRevision} ran without config; left as it is`);
+    return;
+  }
+  const target = history.history(release).find((r) => r.revision === configRevision);
+  if (!target)
+    throw new PermanentError(
+      `revision ${appRevision} of app ${app} ran with revision ${configRevision} of ${release}, which history ` +
+        `no longer keeps; its environment cannot be restored`,
+    );
+  const deployed = history.deployed(release);
+  if (deployed?.digest === target.digest) {
+    await ctx.log(
+      `${release}: already holds the values of revision ${configRevision} (revision ${deployed.revision})`,
+    );
+    return;
+  }
+  const r = await engine.rollback({
+    release,
+    revision: configRevision,
+    holder: ctx.idempotencyKey,
+    wait: false,
+    signal: ctx.signal,
+    onInterrupt: interruptDecision(ctx),
+  });
+  await ctx.log(`${release}: revision ${r.revision} deployed (rollback to ${configRevision})`);
+}
