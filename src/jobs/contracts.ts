@@ -5,6 +5,7 @@ import { configContract } from './schemas/config.ts';
 import { deployContract } from './schemas/deploy.ts';
 import { destroyContract } from './schemas/destroy.ts';
 import { domainsContract } from './schemas/domains.ts';
+import { logsContract } from './schemas/logs.ts';
 import { mountsContract } from './schemas/mounts.ts';
 import { portsContract } from './schemas/ports.ts';
 import { propertiesContract } from './schemas/properties.ts';
@@ -39,6 +40,7 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   run: runContract as JobContract<never>,
   mounts: mountsContract as JobContract<never>,
   'storage-list': storageListContract as JobContract<never>,
+  logs: logsContract as JobContract<never>,
 };
 
 export function isJobType(type: string): type is JobType {
