@@ -118,13 +118,43 @@ describe('logs', () => {
     expect(shown.returnValue.summary).toBe('follow ended: stopped by its reader');
   });
 
-  it('an unknown app fails with exit 1; an app without running pods says so', async () => {
+  it('-f ends by itself when the reader goes away without a word (its heartbeat goes stale)', async () => {
+    await giveLines();
+    const before = new Set((await jobsOfShop()).map((j) => j.id));
+    const cli = startProcess(CLI, ['logs', 'shop', '-f', '--tail', '1'], fleet.env);
+    await cli.waitForLine(/^worker\.1 \| /, 30_000);
+    const job = await until(
+      async () => (await jobsOfShop()).find((j) => j.type === 'logs' && !before.has(j.id)),
+      'the follow job to be listed',
+    );
+    cli.kill('SIGKILL');
+    await cli.exited;
+    // The heartbeat lives LOG_READER_TIMEOUT_MS (15 s) after the CLI's last refresh.
+    await until(
+      async () => (await jobsOfShop()).find((j) => j.id === job.id && j.state === 'completed'),
+      'the orphaned follow to end',
+      { timeoutMs: 40_000, intervalMs: 500 },
+    );
+    const shown = JSON.parse(await fleet.ok(['jobs:show', job.id, '--json'])) as {
+      returnValue: { summary: string };
+    };
+    expect(shown.returnValue.summary).toBe('follow ended: the reader went away (no heartbeat for 15 s)');
+  });
+
+  it('an unknown app fails with exit 1; -f ends when its pods go; an app without running pods says so', async () => {
     const unknown = await fleet.cli(['logs', 'nosuchapp']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('app nosuchapp does not exist');
 
+    await giveLines();
+    const follow = startProcess(CLI, ['logs', 'shop', '-f', '--process', 'worker'], fleet.env);
+    await follow.waitForLine(/^worker\.1 \| .* three$/, 30_000);
     await fleet.ok(['ps:scale', 'shop', 'worker=0', '--wait']);
     await until(async () => (await podsOf('worker')).length === 0, 'the worker pods to go');
+    const exit = await within(follow.exited, 30_000, 'the follow to end with its pods');
+    expect(exit.code).toBe(0);
+    expect(follow.lines).toContain('follow ended: the logs of every pod ended');
+
     const none = await fleet.cli(['logs', 'shop', '--process', 'worker']);
     expect(none.code).toBe(0);
     expect(none.stdout.trim()).toBe('shop has no running pods of process worker');
