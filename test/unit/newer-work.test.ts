@@ -5,7 +5,13 @@ import { contractFor, countsAsNewerWork, NEUTRAL_TYPES, supersessionOf } from '.
 
 describe('newer work', () => {
   it('is every job type except reconcile, sync and storage-status', () => {
-    expect([...NEUTRAL_TYPES].sort()).toEqual(['reconcile', 'storage-list', 'storage-status', 'sync']);
+    expect([...NEUTRAL_TYPES].sort()).toEqual([
+      'logs',
+      'reconcile',
+      'storage-list',
+      'storage-status',
+      'sync',
+    ]);
     expect(countsAsNewerWork('config')).toBe(true);
     // A type this build does not know may be anything.
     expect(countsAsNewerWork('from-a-newer-build')).toBe(true);
