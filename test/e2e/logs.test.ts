@@ -5,8 +5,11 @@
  * them for the follow.
  */
 import type * as k8s from '@kubernetes/client-node';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LABEL_INSTANCE } from '../../charts/labels.ts';
+import { keys } from '../../src/jobs/keys.ts';
+import { LOG_STREAM_TTL_SECONDS } from '../../src/jobs/log-stream.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 import { CLI, startProcess } from '../helpers/processes.ts';
 import { until, within } from '../helpers/wait.ts';
@@ -82,6 +85,20 @@ describe('logs', () => {
       .sort((a, b) => a[1].localeCompare(b[1]))
       .flatMap(([name, prefix]) => [`${prefix} | ${name} two`, `${prefix} | ${name} three`]);
     expect(stdout.trimEnd().split('\n')).toEqual(expected);
+
+    // The lines went through the job's own stream, which expires (the job record stays 7 days).
+    const job = (await jobsOfShop()).find((j) => j.type === 'logs')!;
+    const redis = new Redis(fleet.redis.url);
+    try {
+      const entries = await redis.xrange(keys.logStream(job.id), '-', '+');
+      expect(entries).toHaveLength(expected.length + 1);
+      expect(entries.at(-1)?.[1]).toEqual(['end', '6 lines of 3 pods']);
+      const ttl = await redis.ttl(keys.logStream(job.id));
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(LOG_STREAM_TTL_SECONDS);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('--process prints only that process', async () => {
