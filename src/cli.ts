@@ -9,6 +9,7 @@ import { registerConfig } from './producers/cli/commands/config.ts';
 import { registerDeploy } from './producers/cli/commands/deploy.ts';
 import { registerDomains } from './producers/cli/commands/domains.ts';
 import { registerJobs } from './producers/cli/commands/jobs.ts';
+import { registerLogs } from './producers/cli/commands/logs.ts';
 import { registerProperties } from './producers/cli/commands/properties.ts';
 import { registerPrune } from './producers/cli/commands/prune.ts';
 import { registerPs } from './producers/cli/commands/ps.ts';
@@ -76,6 +77,7 @@ export function buildProgram(): Command {
   registerReleases(program);
   registerResources(program);
   registerReport(program);
+  registerLogs(program);
   registerJobs(program);
 
   program

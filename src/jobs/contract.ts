@@ -28,6 +28,7 @@ export const JOB_TYPES = [
   'ps',
   'resources',
   'report',
+  'logs',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

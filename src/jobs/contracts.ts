@@ -5,6 +5,7 @@ import { configContract } from './schemas/config.ts';
 import { deployContract } from './schemas/deploy.ts';
 import { destroyContract } from './schemas/destroy.ts';
 import { domainsContract } from './schemas/domains.ts';
+import { logsContract } from './schemas/logs.ts';
 import { mountsContract } from './schemas/mounts.ts';
 import { portsContract } from './schemas/ports.ts';
 import { propertiesContract } from './schemas/properties.ts';
@@ -49,6 +50,7 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   ps: psContract as JobContract<never>,
   resources: resourcesContract as JobContract<never>,
   report: reportContract as JobContract<never>,
+  logs: logsContract as JobContract<never>,
 };
 
 export function isJobType(type: string): type is JobType {

@@ -38,4 +38,8 @@ export const keys = {
   job: (jobId: string) => `${P}:${QUEUE_NAME}:${jobId}`,
   /** Pub/sub channel on which operators ask workers to cancel a running job. */
   cancelChannel: `${P}:cancel`,
+  /** A `logs` job's lines, a Redis stream the CLI reads (src/jobs/log-stream.ts). */
+  logStream: (jobId: string) => `${P}:logs:${jobId}`,
+  /** Refreshed by the CLI reading a `logs -f` job; the worker stops following once it is gone. */
+  logReader: (jobId: string) => `${P}:logs:${jobId}:reader`,
 };

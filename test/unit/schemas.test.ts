@@ -115,6 +115,7 @@ describe('job contracts', () => {
     ps: { app: 'web', action: 'restart', process: 'web', at: '2026-01-02T03:04:05.000Z' },
     resources: { app: 'web', kind: 'limit', process: 'web', memory: '512Mi', clear: false },
     report: { app: 'web' },
+    logs: { app: 'web' },
   };
 
   it.each(JOB_TYPES)('%s has a valid sample, a lane rule and a secret-free description', (type) => {
@@ -133,6 +134,20 @@ describe('job contracts', () => {
     });
     expect(contractFor('prune').lane({} as never)).toEqual({ kind: 'fleet' });
     expect(contractFor('run').lane({ app: 'web' } as never)).toBeUndefined();
+  });
+
+  it('logs: unordered (never behind deploys), --tail 100 and no follow unless given, a bounded tail', () => {
+    expect(contractFor('logs').lane({ app: 'web' } as never)).toBeUndefined();
+    expect(validateJob('logs', { app: 'web' }).payload).toEqual({ app: 'web', tail: 100, follow: false });
+    expect(validateJob('logs', { app: 'web', process: 'worker', tail: 5, follow: true }).payload).toEqual({
+      app: 'web',
+      process: 'worker',
+      tail: 5,
+      follow: true,
+    });
+    expect(() => validateJob('logs', { app: 'web', tail: 0 })).toThrow(/tail/);
+    expect(() => validateJob('logs', { app: 'web', tail: 10_001 })).toThrow(/tail/);
+    expect(() => validateJob('logs', { app: 'web', process: 'Bad_Type' })).toThrow(/process/);
   });
 
   it('prune: one app or all, --dry-run as `dryRun` (false unless given), in the app lane or the fleet lane', () => {

@@ -16,6 +16,7 @@ import { HandlerRegistry } from '../handler-registry.ts';
 import { configHandler } from './config.ts';
 import { deployHandler } from './deploy.ts';
 import { destroyHandler } from './destroy.ts';
+import { logsHandler } from './logs.ts';
 import { mountsHandler } from './mounts.ts';
 import { pruneHandler } from './prune.ts';
 import { releasesHandler } from './releases.ts';
@@ -66,6 +67,7 @@ export function defaultHandlers(): HandlerRegistry {
     .register('storage-destroy', storageDestroyHandler)
     .register('storage-status', storageStatusHandler)
     .register('storage-list', storageListHandler)
+    .register('logs', logsHandler)
     .register(
       'reconcile',
       // A reconcile never creates an app: sync enqueues one for every app Redis has heard of.
