@@ -12,6 +12,7 @@ import { registerJobs } from './producers/cli/commands/jobs.ts';
 import { registerProperties } from './producers/cli/commands/properties.ts';
 import { registerPrune } from './producers/cli/commands/prune.ts';
 import { registerPs } from './producers/cli/commands/ps.ts';
+import { registerRegistry } from './producers/cli/commands/registry.ts';
 import { registerRun } from './producers/cli/commands/run.ts';
 import { registerStorage } from './producers/cli/commands/storage.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
@@ -70,6 +71,7 @@ export function buildProgram(): Command {
   registerPrune(program);
   registerStorage(program);
   registerRun(program);
+  registerRegistry(program);
   registerJobs(program);
 
   program

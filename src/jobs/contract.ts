@@ -23,6 +23,7 @@ export const JOB_TYPES = [
   'run',
   'mounts',
   'storage-list',
+  'registry-login',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

@@ -14,6 +14,7 @@ import { deployHandler } from './deploy.ts';
 import { destroyHandler } from './destroy.ts';
 import { mountsHandler } from './mounts.ts';
 import { pruneHandler } from './prune.ts';
+import { registryLoginHandler } from './registry-login.ts';
 import { specChangeHandler } from './spec-change.ts';
 import { storageCreateHandler } from './storage-create.ts';
 import { storageDestroyHandler } from './storage-destroy.ts';
@@ -59,6 +60,7 @@ export function defaultHandlers(): HandlerRegistry {
     .register('storage-destroy', storageDestroyHandler)
     .register('storage-status', storageStatusHandler)
     .register('storage-list', storageListHandler)
+    .register('registry-login', registryLoginHandler)
     .register(
       'reconcile',
       // A reconcile never creates an app: sync enqueues one for every app Redis has heard of.
