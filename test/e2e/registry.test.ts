@@ -1,0 +1,159 @@
+/**
+ * registry:login end to end: CLI → Redis → worker process → kube-sim over HTTP. A fleet-wide
+ * credential reaches the pull secret of every app pulling from its server (and no other app); a
+ * rotation is one job that changes those Secrets' data in every namespace with zero Deployment
+ * writes; the password is never in Redis in clear; an app's own credential (--app) wins over the
+ * fleet's.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
+import { everyValueInRedis } from '../helpers/redis-values.ts';
+
+let fleet: DeployFleet;
+
+beforeAll(async () => {
+  fleet = await startDeployFleet();
+  await fleet.startWorker();
+});
+
+afterAll(async () => {
+  await fleet?.stop();
+});
+
+const PROCFILE = 'web: bundle exec puma -p 5000\n';
+const SERVER = 'registry.example.com';
+/** Two apps pull from SERVER (in two namespaces), one from elsewhere. */
+const APPS = [
+  { app: 'alpha', image: `${SERVER}/team/alpha:1`, namespace: 'default' },
+  { app: 'beta', image: `${SERVER}/team/beta:1`, namespace: 'beta-ns' },
+  { app: 'gamma', image: 'ghcr.io/other/gamma:1', namespace: 'default' },
+] as const;
+
+function deployArgs(app: string, image: string): string[] {
+  return ['deploy', app, '--image', image, '--procfile', fleet.file(`${app}.Procfile`, PROCFILE), '--wait'];
+}
+
+function login(password: string, scope: string[]): Promise<string> {
+  return fleet.ok(['registry:login', SERVER, 'ci', '--password-stdin', ...scope, '--wait'], {
+    stdin: `${password}\n`,
+  });
+}
+
+/** The credentials in `pull-secret-{app}` (decoded dockerconfigjson), or undefined when it is absent. */
+async function pullAuths(
+  app: string,
+  namespace: string,
+): Promise<Record<string, { username: string; password: string; auth: string }> | undefined> {
+  const secret = await fleet.core
+    .readNamespacedSecret({ name: `pull-secret-${app}`, namespace })
+    .catch(() => undefined);
+  if (!secret) return undefined;
+  expect(secret.type).toBe('kubernetes.io/dockerconfigjson');
+  return (
+    JSON.parse(Buffer.from(secret.data?.['.dockerconfigjson'] ?? '', 'base64').toString()) as {
+      auths: Record<string, { username: string; password: string; auth: string }>;
+    }
+  ).auths;
+}
+
+async function pullSecretsOf(app: string, namespace: string): Promise<unknown> {
+  const d = await fleet.apps.readNamespacedDeployment({ name: `${app}-web`, namespace });
+  return d.spec?.template.spec?.imagePullSecrets;
+}
+
+async function redisValuesContaining(text: string): Promise<string[]> {
+  const client = new Redis(fleet.redis.url);
+  try {
+    return (await everyValueInRedis(client)).filter((v) => v.includes(text));
+  } finally {
+    client.disconnect();
+  }
+}
+
+describe('registry:login --global', () => {
+  it('reaches every app pulling from the server, and a rotation writes only their pull Secrets', async () => {
+    await fleet.ok(['properties:set', 'beta', 'namespace', 'beta-ns', '--wait']);
+    for (const { app, image } of APPS) await fleet.ok(deployArgs(app, image));
+
+    // 1. The first login: the two apps of registry.example.com get the credential, gamma not.
+    const first = await fleet.writesDuring(async () => {
+      const out = await login('first-pass', ['--global']);
+      expect(out).toMatch(/fleet credential for registry\.example\.com stored \(sealed\)/);
+      expect(out).toMatch(/2 app\(s\) pull from it, 2 pull secret\(s\) updated/);
+    });
+    expect(first.filter((w) => w.includes('/deployments'))).toEqual([]);
+    for (const { app, namespace } of APPS.slice(0, 2)) {
+      expect((await pullAuths(app, namespace))?.[SERVER]).toEqual({
+        username: 'ci',
+        password: 'first-pass',
+        auth: Buffer.from('ci:first-pass').toString('base64'),
+      });
+    }
+    expect(await pullAuths('gamma', 'default')).toBeUndefined();
+
+    // 2. Their next deploy lists the pull secret in the pods (the credential itself is unchanged).
+    for (const { app, image, namespace } of APPS.slice(0, 2)) {
+      const out = await fleet.ok(deployArgs(app, image));
+      expect(out).toMatch(new RegExp(`pull-secret-${app}: unchanged`));
+      expect(await pullSecretsOf(app, namespace)).toEqual([{ name: `pull-secret-${app}` }]);
+    }
+    expect(await pullSecretsOf('gamma', 'default')).toBeUndefined();
+
+    // 3. Rotation: one job; the Secret data changes in both namespaces; no Deployment is written.
+    const rotation = await fleet.writesDuring(async () => {
+      const out = await login('second-pass', ['--global']);
+      expect(out).toMatch(/pull-secret-alpha: revision 2 deployed/);
+      expect(out).toMatch(/pull-secret-beta: revision 2 deployed/);
+    });
+    expect(rotation.filter((w) => w.includes('/deployments'))).toEqual([]);
+    expect(rotation.filter((w) => w.includes('/secrets default/pull-secret-alpha')).length).toBeGreaterThan(
+      0,
+    );
+    expect(rotation.filter((w) => w.includes('/secrets beta-ns/pull-secret-beta')).length).toBeGreaterThan(0);
+    expect(rotation.filter((w) => w.includes('gamma'))).toEqual([]);
+    for (const { app, namespace } of APPS.slice(0, 2))
+      expect((await pullAuths(app, namespace))?.[SERVER]?.password).toBe('second-pass');
+    expect(await pullAuths('gamma', 'default')).toBeUndefined();
+
+    // A deploy after the rotation keeps the rotated credential (it reads the same store).
+    expect(await fleet.ok(deployArgs('alpha', `${SERVER}/team/alpha:2`))).toMatch(
+      /pull-secret-alpha: unchanged/,
+    );
+
+    // 4. Never in Redis in clear, nor in the worker's output.
+    expect(await redisValuesContaining('first-pass')).toEqual([]);
+    expect(await redisValuesContaining('second-pass')).toEqual([]);
+    expect(fleet.workers[0]?.output()).not.toContain('second-pass');
+  });
+
+  it("leaves an app's own credential (--app) alone when the fleet's is rotated", async () => {
+    const own = await login('alpha-own', ['--app', 'alpha']);
+    expect(own).toMatch(/registry credentials for registry\.example\.com set/);
+    expect((await pullAuths('alpha', 'default'))?.[SERVER]?.password).toBe('alpha-own');
+
+    const rotation = await fleet.writesDuring(async () => {
+      const out = await login('third-pass', ['--global']);
+      expect(out).toMatch(/1 app\(s\) pull from it, 1 pull secret\(s\) updated/);
+    });
+    expect(rotation.filter((w) => w.includes('/deployments'))).toEqual([]);
+    expect(rotation.filter((w) => w.includes('pull-secret-alpha'))).toEqual([]);
+    expect((await pullAuths('alpha', 'default'))?.[SERVER]?.password).toBe('alpha-own');
+    expect((await pullAuths('beta', 'beta-ns'))?.[SERVER]?.password).toBe('third-pass');
+    expect(await redisValuesContaining('alpha-own')).toEqual([]);
+  });
+
+  it('refuses a login without exactly one of --global and --app, enqueueing nothing', async () => {
+    const neither = await fleet.cli(['registry:login', SERVER, 'ci', '--password-stdin'], { stdin: 'x' });
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toMatch(/give exactly one of --global or --app APP/);
+    const both = await fleet.cli(
+      ['registry:login', SERVER, 'ci', '--password-stdin', '--global', '--app', 'alpha'],
+      { stdin: 'x' },
+    );
+    expect(both.code).toBe(2);
+    const noStdin = await fleet.cli(['registry:login', SERVER, 'ci', '--global']);
+    expect(noStdin.code).toBe(2);
+    expect(noStdin.stderr).toMatch(/--password-stdin/);
+  });
+});
