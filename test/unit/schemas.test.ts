@@ -110,6 +110,12 @@ describe('job contracts', () => {
     run: { app: 'web', command: ['rake', 'db:migrate'] },
     mounts: { app: 'web', action: 'mount', mount: { entry: 'data', mountPath: '/data' } },
     'storage-list': {},
+    'registry-login': {
+      server: 'ghcr.io',
+      username: 'ci',
+      password: sealer.seal('pw', sealContext.registryGlobalPassword('ghcr.io')),
+      global: true,
+    },
   };
 
   it.each(JOB_TYPES)('%s has a valid sample, a lane rule and a secret-free description', (type) => {
