@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 import { everyValueInRedis } from '../helpers/redis-values.ts';
+import { until } from '../helpers/wait.ts';
 
 let fleet: DeployFleet;
 
@@ -155,5 +156,60 @@ describe('registry:login --global', () => {
     const noStdin = await fleet.cli(['registry:login', SERVER, 'ci', '--global']);
     expect(noStdin.code).toBe(2);
     expect(noStdin.stderr).toMatch(/--password-stdin/);
+  });
+});
+
+describe('a worker killed mid-rotation', () => {
+  it('leaves a job the next worker finishes: every pull Secret rotated once, no Deployment written', async () => {
+    await fleet.ok(deployArgs('delta', `${SERVER}/team/delta:1`));
+    await login('fourth-pass', ['--global']);
+    await fleet.ok(deployArgs('delta', `${SERVER}/team/delta:1`));
+    const store = await fleet.store();
+    const before = {
+      beta: store.history('pull-secret-beta').length,
+      delta: store.history('pull-secret-delta').length,
+    };
+
+    // Slow Secret writes, so the job is still between the two apps when its worker dies.
+    fleet.sim.faults.add({ verb: 'patch', resource: '/secrets', latencyMs: 1_500 });
+    const [first] = fleet.workers;
+    const writes = await fleet.writesDuring(async () => {
+      const waiting = fleet.cli(['registry:login', SERVER, 'ci', '--password-stdin', '--global', '--wait'], {
+        stdin: 'fifth-pass',
+        timeoutMs: 120_000,
+      });
+      await until(
+        () => (store.last('pull-secret-beta')?.revision === before.beta + 1 ? true : undefined),
+        'pull-secret-beta to get its new revision',
+        { timeoutMs: 60_000 },
+      );
+      first!.kill('SIGKILL');
+      await first!.exited;
+      fleet.sim.faults.clear();
+      await fleet.startWorker();
+      const result = await waiting;
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      // Two attempts: the killed worker's, never ended, and the one that finished the rotation.
+      const id = /enqueued registry-login job (\S+)/.exec(result.stdout)?.[1];
+      const shown = JSON.parse((await fleet.cli(['jobs:show', id!, '--json'])).stdout) as {
+        attempts: { outcome?: string }[];
+      };
+      expect(shown.attempts.map((a) => a.outcome)).toEqual([undefined, 'completed']);
+    });
+    expect(writes.filter((w) => w.includes('/deployments'))).toEqual([]);
+    for (const [app, namespace] of [
+      ['beta', 'beta-ns'],
+      ['delta', 'default'],
+    ] as const) {
+      expect((await pullAuths(app, namespace))?.[SERVER]?.password).toBe('fifth-pass');
+      await until(
+        () => (store.last(`pull-secret-${app}`)?.status === 'deployed' ? true : undefined),
+        `pull-secret-${app} deployed`,
+      );
+      // One new revision per rotation, whichever worker wrote it.
+      expect(store.history(`pull-secret-${app}`).length).toBe(before[app] + 1);
+    }
+    expect(await redisValuesContaining('fifth-pass')).toEqual([]);
   });
 });

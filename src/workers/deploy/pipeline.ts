@@ -3,7 +3,8 @@
  * reconcile), in this order:
  *
  *   validate and render everything → namespace → `config-{app}` → `pull-secret-{app}` (installed,
- *   kept or uninstalled) → storage claims present and bound → app release (rollout awaited,
+ *   kept or uninstalled; an app without its own credential gets the fleet's for its image's
+ *   registry, `registry:login --global`) → storage claims present and bound → app release (rollout awaited,
  *   progress streamed; leaked imagePullSecrets are removed by the same apply, see
  *   src/releases/pull-secret-leaks.ts) → save the spec in the app record.
  *
