@@ -24,6 +24,7 @@ export const JOB_TYPES = [
   'mounts',
   'storage-list',
   'registry-login',
+  'registry-logout',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

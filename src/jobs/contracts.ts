@@ -10,7 +10,7 @@ import { portsContract } from './schemas/ports.ts';
 import { propertiesContract } from './schemas/properties.ts';
 import { pruneContract } from './schemas/prune.ts';
 import { reconcileContract } from './schemas/reconcile.ts';
-import { registryLoginContract } from './schemas/registry.ts';
+import { registryLoginContract, registryLogoutContract } from './schemas/registry.ts';
 import { renameContract } from './schemas/rename.ts';
 import { runContract } from './schemas/run.ts';
 import { scaleContract } from './schemas/scale.ts';
@@ -41,6 +41,7 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   mounts: mountsContract as JobContract<never>,
   'storage-list': storageListContract as JobContract<never>,
   'registry-login': registryLoginContract as JobContract<never>,
+  'registry-logout': registryLogoutContract as JobContract<never>,
 };
 
 export function isJobType(type: string): type is JobType {

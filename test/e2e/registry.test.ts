@@ -3,7 +3,8 @@
  * credential reaches the pull secret of every app pulling from its server (and no other app); a
  * rotation is one job that changes those Secrets' data in every namespace with zero Deployment
  * writes; the password is never in Redis in clear; an app's own credential (--app) wins over the
- * fleet's.
+ * fleet's; a worker killed mid-rotation leaves a job the next one finishes with one revision per
+ * pull secret; registry:logout uninstalls what login installed.
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,5 +212,43 @@ describe('a worker killed mid-rotation', () => {
       expect(store.history(`pull-secret-${app}`).length).toBe(before[app] + 1);
     }
     expect(await redisValuesContaining('fifth-pass')).toEqual([]);
+  });
+});
+
+describe('registry:logout', () => {
+  it('--global uninstalls the pull secrets holding the fleet credential, writing no Deployment', async () => {
+    const writes = await fleet.writesDuring(async () => {
+      const out = await fleet.ok(['registry:logout', SERVER, '--global', '--wait']);
+      expect(out).toMatch(
+        /fleet credential for registry\.example\.com removed; 2 pull secret\(s\) uninstalled/,
+      );
+    });
+    expect(writes.filter((w) => w.includes('/deployments'))).toEqual([]);
+    await until(
+      async () =>
+        (await pullAuths('beta', 'beta-ns')) === undefined &&
+        (await pullAuths('delta', 'default')) === undefined
+          ? true
+          : undefined,
+      'the fleet pull secrets to be deleted',
+    );
+    // An app's own credential stays; the next deploy of beta no longer lists a pull secret.
+    expect((await pullAuths('alpha', 'default'))?.[SERVER]?.password).toBe('alpha-own');
+    await fleet.ok(deployArgs('beta', `${SERVER}/team/beta:1`));
+    expect(await pullSecretsOf('beta', 'beta-ns')).toBeUndefined();
+    expect(await pullAuths('beta', 'beta-ns')).toBeUndefined();
+  });
+
+  it('--app forgets only a credential the app has for that server', async () => {
+    const wrong = await fleet.cli(['registry:logout', 'ghcr.io', '--app', 'alpha', '--wait']);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(
+      /app alpha has no credential of its own for ghcr\.io \(it has one for registry\.example\.com\)/,
+    );
+    expect((await pullAuths('alpha', 'default'))?.[SERVER]?.password).toBe('alpha-own');
+
+    const out = await fleet.ok(['registry:logout', SERVER, '--app', 'alpha', '--wait']);
+    expect(out).toMatch(/pull-secret-alpha: uninstalled/);
+    expect(await pullSecretsOf('alpha', 'default')).toBeUndefined();
   });
 });

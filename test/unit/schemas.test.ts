@@ -116,6 +116,7 @@ describe('job contracts', () => {
       password: sealer.seal('pw', sealContext.registryGlobalPassword('ghcr.io')),
       global: true,
     },
+    'registry-logout': { server: 'ghcr.io', app: 'web' },
   };
 
   it.each(JOB_TYPES)('%s has a valid sample, a lane rule and a secret-free description', (type) => {

@@ -41,3 +41,24 @@ export const registryLoginContract = defineContract<RegistryLoginPayload>({
   app: (p) => p.app,
   describe: (p) => `registry:login ${p.server} ${p.username} ${p.app ? `--app ${p.app}` : '--global'}`,
 });
+
+/** `registry-logout`: forget an app's credential (--app) or the fleet's for a server (--global). */
+export const registryLogoutPayload = z
+  .object({ server: registryServer, app: appName.optional(), global: z.boolean().default(false) })
+  .strict()
+  .superRefine((p, ctx) => {
+    if (p.global === (p.app !== undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['app'], message: 'give exactly one of --global or --app APP' });
+    }
+  });
+
+export type RegistryLogoutPayload = z.infer<typeof registryLogoutPayload>;
+
+export const registryLogoutContract = defineContract<RegistryLogoutPayload>({
+  type: 'registry-logout',
+  summary: "Forget an app's registry credentials (--app) or the fleet's for a server (--global)",
+  payload: registryLogoutPayload,
+  lane: (p) => (p.app ? { kind: 'app', name: p.app } : { kind: 'fleet' }),
+  app: (p) => p.app,
+  describe: (p) => `registry:logout ${p.server} ${p.app ? `--app ${p.app}` : '--global'}`,
+});

@@ -15,6 +15,7 @@ import { destroyHandler } from './destroy.ts';
 import { mountsHandler } from './mounts.ts';
 import { pruneHandler } from './prune.ts';
 import { registryLoginHandler } from './registry-login.ts';
+import { registryLogoutHandler } from './registry-logout.ts';
 import { specChangeHandler } from './spec-change.ts';
 import { storageCreateHandler } from './storage-create.ts';
 import { storageDestroyHandler } from './storage-destroy.ts';
@@ -61,6 +62,7 @@ export function defaultHandlers(): HandlerRegistry {
     .register('storage-status', storageStatusHandler)
     .register('storage-list', storageListHandler)
     .register('registry-login', registryLoginHandler)
+    .register('registry-logout', registryLogoutHandler)
     .register(
       'reconcile',
       // A reconcile never creates an app: sync enqueues one for every app Redis has heard of.

@@ -47,3 +47,8 @@ export async function globalCredentialFor(
     password: sealer.open(credential.password, sealContext.registryGlobalPassword(credential.server)),
   };
 }
+
+/** Forgets the fleet credential for `server`; whether there was one. */
+export async function deleteGlobalCredential(redis: Redis, server: string): Promise<boolean> {
+  return (await redis.hdel(KEY, normalizeRegistryServer(server))) > 0;
+}

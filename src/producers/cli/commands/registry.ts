@@ -1,7 +1,8 @@
 /**
- * `registry:login SERVER USER --password-stdin (--global | --app APP)`: registry credentials for
- * one app or for every app pulling from SERVER (docs/apps.md, "Registry credentials"). The
- * password is read from stdin and sealed before anything is enqueued.
+ * `registry:login SERVER USER --password-stdin (--global | --app APP)` and
+ * `registry:logout SERVER (--global | --app APP)`: registry credentials for one app or for every
+ * app pulling from SERVER (docs/apps.md, "Registry credentials"). The password is read from stdin
+ * and sealed before anything is enqueued.
  */
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
@@ -51,6 +52,26 @@ export function registerRegistry(program: Command): void {
           password: sealer().seal(password, context),
           ...(options.app ? { app: options.app } : { global: true }),
         },
+        options,
+      );
+    }),
+  );
+
+  withSubmitOptions(
+    program
+      .command('registry:logout')
+      .description("Forget an app's registry credentials (--app) or the fleet's for SERVER (--global)")
+      .argument('<server>', 'registry host')
+      .option('--global', 'the fleet-wide credential: uninstalls the pull secrets that hold it')
+      .option('--app <app>', "this app's own credential (uninstalls pull-secret-{app})"),
+  ).action(
+    action(async (server: string, options: CommonOptions & { global?: boolean; app?: string }) => {
+      if (Boolean(options.global) === (options.app !== undefined)) {
+        throw new InvalidInputError([{ path: 'app', message: 'give exactly one of --global or --app APP' }]);
+      }
+      return submit(
+        'registry-logout',
+        { server, ...(options.app ? { app: options.app } : { global: true }) },
         options,
       );
     }),
