@@ -16,6 +16,7 @@ import { registerPs } from './producers/cli/commands/ps.ts';
 import { registerReleases } from './producers/cli/commands/releases.ts';
 import { registerReport } from './producers/cli/commands/report.ts';
 import { registerResources } from './producers/cli/commands/resources.ts';
+import { registerRegistry } from './producers/cli/commands/registry.ts';
 import { registerRun } from './producers/cli/commands/run.ts';
 import { registerStorage } from './producers/cli/commands/storage.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
@@ -78,6 +79,7 @@ export function buildProgram(): Command {
   registerResources(program);
   registerReport(program);
   registerLogs(program);
+  registerRegistry(program);
   registerJobs(program);
 
   program

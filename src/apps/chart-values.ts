@@ -20,10 +20,13 @@ export function envDigest(env: Record<string, string>): string {
   return createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
 }
 
-/** The pull secrets every pod of the app lists: the override property, else the app's own when it has credentials. */
-export function imagePullSecretsOf(spec: AppSpec): string[] {
+/**
+ * The pull secrets every pod of the app lists: the override property, else the app's own when it
+ * has credentials — its own, or the fleet's for its registry (`globalPullSecret`).
+ */
+export function imagePullSecretsOf(spec: AppSpec, options: { globalPullSecret?: boolean } = {}): string[] {
   if (spec.properties.imagePullSecrets) return [spec.properties.imagePullSecrets];
-  return spec.registry ? [releaseNames.pullSecret(spec.app)] : [];
+  return spec.registry || options.globalPullSecret ? [releaseNames.pullSecret(spec.app)] : [];
 }
 
 function tlsOf(spec: AppSpec): AppChartValues['tls'] {
@@ -48,13 +51,16 @@ export function portsOf(spec: AppSpec): string[] {
 }
 
 /** Values of the app chart; the spec must have an image (the pipeline checks before calling). */
-export function appChartValues(spec: AppSpec & { image: string }): AppChartValues {
+export function appChartValues(
+  spec: AppSpec & { image: string },
+  options: { globalPullSecret?: boolean } = {},
+): AppChartValues {
   return {
     app: spec.app,
     namespace: namespaceOf(spec),
     image: spec.image,
     configDigest: spec.configDigest,
-    imagePullSecrets: imagePullSecretsOf(spec),
+    imagePullSecrets: imagePullSecretsOf(spec, options),
     processes: structuredClone(spec.processes),
     ports: portsOf(spec),
     domains: [...spec.domains].sort(),

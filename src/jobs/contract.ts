@@ -29,6 +29,8 @@ export const JOB_TYPES = [
   'resources',
   'report',
   'logs',
+  'registry-login',
+  'registry-logout',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

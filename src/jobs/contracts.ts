@@ -13,6 +13,7 @@ import { pruneContract } from './schemas/prune.ts';
 import { psContract } from './schemas/ps.ts';
 import { reconcileContract } from './schemas/reconcile.ts';
 import { releasesContract } from './schemas/releases.ts';
+import { registryLoginContract, registryLogoutContract } from './schemas/registry.ts';
 import { renameContract } from './schemas/rename.ts';
 import { reportContract } from './schemas/report.ts';
 import { resourcesContract } from './schemas/resources.ts';
@@ -51,6 +52,8 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   resources: resourcesContract as JobContract<never>,
   report: reportContract as JobContract<never>,
   logs: logsContract as JobContract<never>,
+  'registry-login': registryLoginContract as JobContract<never>,
+  'registry-logout': registryLogoutContract as JobContract<never>,
 };
 
 export function isJobType(type: string): type is JobType {

@@ -106,5 +106,7 @@ function b64(buffer: Buffer): string {
 export const sealContext = {
   config: (app: string, key: string) => `config:${app}:${key}`,
   registryPassword: (app: string) => `registry:${app}:password`,
+  /** A fleet-wide credential (`registry:login --global`), bound to its server. */
+  registryGlobalPassword: (server: string) => `registry-global:${server}:password`,
   runEnv: (app: string, key: string) => `run:${app}:${key}`,
 };

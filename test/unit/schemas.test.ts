@@ -116,6 +116,13 @@ describe('job contracts', () => {
     resources: { app: 'web', kind: 'limit', process: 'web', memory: '512Mi', clear: false },
     report: { app: 'web' },
     logs: { app: 'web' },
+    'registry-login': {
+      server: 'ghcr.io',
+      username: 'ci',
+      password: sealer.seal('pw', sealContext.registryGlobalPassword('ghcr.io')),
+      global: true,
+    },
+    'registry-logout': { server: 'ghcr.io', app: 'web' },
   };
 
   it.each(JOB_TYPES)('%s has a valid sample, a lane rule and a secret-free description', (type) => {

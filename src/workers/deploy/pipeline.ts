@@ -3,7 +3,8 @@
  * reconcile), in this order:
  *
  *   validate and render everything → namespace → `config-{app}` → `pull-secret-{app}` (installed,
- *   kept or uninstalled) → storage claims present and bound → app release (rollout awaited,
+ *   kept or uninstalled; an app without its own credential gets the fleet's for its image's
+ *   registry, `registry:login --global`) → storage claims present and bound → app release (rollout awaited,
  *   progress streamed; leaked imagePullSecrets are removed by the same apply, see
  *   src/releases/pull-secret-leaks.ts; its values also record the spec and the config revision,
  *   src/apps/revision-record.ts) → save the spec in the app record.
@@ -16,6 +17,7 @@
 import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts';
 import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
+import { registryHostOf } from '../../apps/registry-host.ts';
 import { releaseNames } from '../../apps/releases.ts';
 import { RECORDED_KEY, withRecord } from '../../apps/revision-record.ts';
 import type { AppSpec } from '../../apps/spec.ts';
@@ -23,6 +25,7 @@ import type { LiveValues } from '../../releases/index.ts';
 import { validSpec } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
 import type { HandlerContext, HandlerResult } from '../handler.ts';
+import { type GlobalCredential, globalCredentialFor } from '../registry/global-credentials.ts';
 import { keptPullSecret } from './kept-pull-secret.ts';
 import { lostConfigMessage } from './lost-secrets.ts';
 import { checkMounts } from './mounts.ts';
@@ -48,7 +51,7 @@ export interface AppChange {
 const VALIDATION_IMAGE = 'longshore.invalid/validation-only:0';
 
 type PullSecretPlan =
-  | { action: 'install'; rendered: Rendered }
+  | { action: 'install'; rendered: Rendered; values: Record<string, unknown> }
   | { action: 'uninstall' }
   | { action: 'lost'; message: string }
   | { action: 'none' };
@@ -68,12 +71,15 @@ export async function runAppPipeline(
   // 1. Everything that can be checked, before the first write.
   await ctx.progress({ step: 'validate', message: `rendering the charts of ${app}` });
   const config = renderChart(configChart, { app, namespace, env: change.env }, `config of app ${app}`);
-  const pullSecret = await planPullSecret(cluster, spec, namespace, change.registryPassword);
+  const pullSecret = await planPullSecret(ctx, cluster, spec, namespace, change.registryPassword);
   // Before the first deploy there is no image and no app release, but the accepted changes are
   // still rendered (with a stand-in image) so a spec that could never deploy is refused now.
   const rendered = renderChart(
     appChart,
-    appChartValues({ ...spec, image: spec.image ?? VALIDATION_IMAGE }),
+    appChartValues(
+      { ...spec, image: spec.image ?? VALIDATION_IMAGE },
+      { globalPullSecret: usesGlobal(pullSecret) },
+    ),
     `app ${app}`,
   );
   const appRelease = spec.image ? rendered : undefined;
@@ -129,7 +135,7 @@ export async function runAppPipeline(
       app,
       release: releaseNames.pullSecret(app),
       chart: pullSecret.rendered.chart,
-      values: { app, namespace, server: spec.registry?.server, username: spec.registry?.username },
+      values: pullSecret.values,
       objects: pullSecret.rendered.objects,
       holder,
       wait: false,
@@ -209,6 +215,7 @@ function outcomeText(outcome: 'noop' | 'repaired' | 'deployed', revision: number
  * edited pull secret is repaired on every deploy without the job knowing the password.
  */
 async function planPullSecret(
+  ctx: HandlerContext<unknown>,
   cluster: Cluster,
   spec: AppSpec,
   namespace: string,
@@ -218,17 +225,58 @@ async function planPullSecret(
   if (password === null) return { action: 'uninstall' };
   if (password !== undefined) {
     if (!spec.registry) throw new Error('a registry password without a registry server and username');
+    const { server, username } = spec.registry;
     return {
       action: 'install',
       rendered: renderChart(
         pullSecretChart,
-        { app, namespace, server: spec.registry.server, username: spec.registry.username, password },
+        { app, namespace, server, username, password },
         `registry credentials of app ${app}`,
       ),
+      values: { app, namespace, server, username },
     };
+  }
+  // An app without its own credential pulls with the fleet's credential for its image's registry
+  // (registry:login --global), written into its own pull-secret-{app}.
+  if (!spec.registry && spec.image) {
+    const global = await globalCredentialFor(
+      ctx.services.redis,
+      ctx.services.sealer,
+      registryHostOf(spec.image),
+    );
+    if (global) return globalPullSecretPlan(app, namespace, global);
   }
   const kept = await keptPullSecret(cluster, app, releaseNames.pullSecret(app), namespace);
   if (!kept) return { action: 'none' };
   if ('lost' in kept) return { action: 'lost', message: kept.lost };
-  return { action: 'install', rendered: kept.rendered };
+  // A kept fleet credential stays marked as one (so the pods keep listing it); an app's own keeps
+  // the values its spec names.
+  const values =
+    kept.rendered.values.source === 'global'
+      ? { ...kept.rendered.values, namespace }
+      : { app, namespace, server: spec.registry?.server, username: spec.registry?.username };
+  return { action: 'install', rendered: kept.rendered, values };
+}
+
+/** `pull-secret-{app}` holding the fleet's credential; its values say so (`source: global`). */
+export function globalPullSecretPlan(
+  app: string,
+  namespace: string,
+  credential: GlobalCredential,
+): PullSecretPlan & { action: 'install' } {
+  const { server, username, password } = credential;
+  return {
+    action: 'install',
+    rendered: renderChart(
+      pullSecretChart,
+      { app, namespace, server, username, password },
+      `fleet registry credentials for app ${app}`,
+    ),
+    values: { app, namespace, server, username, source: 'global' },
+  };
+}
+
+/** Whether the app's pods list pull-secret-{app} because of a fleet-wide credential. */
+function usesGlobal(plan: PullSecretPlan): boolean {
+  return plan.action === 'install' && plan.values.source === 'global';
 }

@@ -22,6 +22,8 @@ import { pruneHandler } from './prune.ts';
 import { releasesHandler } from './releases.ts';
 import { reportHandler } from './report.ts';
 import { rollbackHandler } from './rollback.ts';
+import { registryLoginHandler } from './registry-login.ts';
+import { registryLogoutHandler } from './registry-logout.ts';
 import { specChangeHandler } from './spec-change.ts';
 import { storageCreateHandler } from './storage-create.ts';
 import { storageDestroyHandler } from './storage-destroy.ts';
@@ -68,6 +70,8 @@ export function defaultHandlers(): HandlerRegistry {
     .register('storage-status', storageStatusHandler)
     .register('storage-list', storageListHandler)
     .register('logs', logsHandler)
+    .register('registry-login', registryLoginHandler)
+    .register('registry-logout', registryLogoutHandler)
     .register(
       'reconcile',
       // A reconcile never creates an app: sync enqueues one for every app Redis has heard of.

@@ -22,7 +22,8 @@ interface DeployOptions extends CommonOptions {
   clearRegistry?: boolean;
 }
 
-async function readStdin(): Promise<string> {
+/** The whole of stdin, one trailing newline dropped (as `docker login --password-stdin`). */
+export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks)

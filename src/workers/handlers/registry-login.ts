@@ -1,0 +1,100 @@
+/**
+ * `registry-login`: registry credentials for one app or for the fleet.
+ *
+ * `--app APP` (the app's lane): the app's own credential, exactly as `deploy --registry-*` sets
+ * it but without a new image — the spec names the server and user, the deploy pipeline installs
+ * `pull-secret-{app}` and (when its pods did not list it yet) the app release.
+ *
+ * `--global` (the fleet lane): 1. the sealed credential is stored in Redis as the producer sealed
+ * it (src/workers/registry/global-credentials.ts); 2. every app whose image is pulled from the
+ * server and that has no credential of its own gets the new credential in `pull-secret-{app}`,
+ * through that release (a new revision, so history says when it changed). Only the pull-secret
+ * release is touched: the kubelet reads pull secrets at pull time, so no Deployment is written and
+ * no pod restarts. An app whose pods do not list `pull-secret-{app}` yet (its first fleet
+ * credential) lists it from its next deploy or reconcile, which consults the same store.
+ * A retry repeats both steps: the store write is the same, and releases already holding the
+ * credential are unchanged (no writes).
+ */
+
+import { namespaceOf } from '../../apps/chart-values.ts';
+import { pullsFrom } from '../../apps/registry-host.ts';
+import { releaseNames } from '../../apps/releases.ts';
+import type { RegistryLoginPayload } from '../../jobs/schemas/registry.ts';
+import { sealContext } from '../../jobs/sealing.ts';
+import { loadAppState } from '../app-state.ts';
+import { ensureNamespace } from '../deploy/namespace.ts';
+import { globalPullSecretPlan, runAppPipeline } from '../deploy/pipeline.ts';
+import { interruptDecision } from '../deploy/release-outcome.ts';
+import type { Handler, HandlerContext, HandlerResult } from '../handler.ts';
+import { saveGlobalCredential } from '../registry/global-credentials.ts';
+import { recordTypes } from './record-types.ts';
+
+export const registryLoginHandler: Handler<RegistryLoginPayload> = async (ctx) =>
+  ctx.payload.app ? appLogin(ctx, ctx.payload.app) : globalLogin(ctx);
+
+async function appLogin(ctx: HandlerContext<RegistryLoginPayload>, app: string): Promise<HandlerResult> {
+  const { server, username } = ctx.payload;
+  const password = ctx.services.sealer.open(ctx.payload.password, sealContext.registryPassword(app));
+  const cluster = await ctx.services.cluster();
+  const state = await loadAppState(cluster, app);
+  const spec = { ...state.spec, registry: { server, username } };
+  const result = await runAppPipeline(ctx, cluster, {
+    spec,
+    env: state.env,
+    ...(state.configLost ? { configLost: state.configLost } : {}),
+    registryPassword: password,
+    what: `registry credentials for ${server} set`,
+  });
+  await recordTypes(ctx, spec);
+  return result;
+}
+
+async function globalLogin(ctx: HandlerContext<RegistryLoginPayload>): Promise<HandlerResult> {
+  const { server, username } = ctx.payload;
+  const sealed = ctx.payload.password;
+  // Opening it first refuses a value sealed with another passphrase before anything is written.
+  const password = ctx.services.sealer.open(sealed, sealContext.registryGlobalPassword(server));
+  const cluster = await ctx.services.cluster();
+
+  await ctx.progress({ step: 'store', message: `storing the fleet credential for ${server}` });
+  await saveGlobalCredential(ctx.services.redis, { server, username, password: sealed });
+  await ctx.log(`fleet credential for ${server} stored (sealed)`);
+
+  const users = cluster.apps
+    .list()
+    .map((record) => record.spec)
+    .filter((spec) => spec?.image !== undefined && !spec.registry && pullsFrom(spec.image, server))
+    .sort((a, b) => (a!.app < b!.app ? -1 : 1));
+  const onInterrupt = interruptDecision(ctx);
+  let updated = 0;
+  for (const spec of users) {
+    if (!spec) continue;
+    const app = spec.app;
+    const namespace = namespaceOf(spec);
+    const release = releaseNames.pullSecret(app);
+    await ctx.progress({ step: 'pull-secrets', message: `${release} in ${namespace}` });
+    const firstTime = cluster.history.deployed(release) === undefined;
+    const plan = globalPullSecretPlan(app, namespace, { server, username, password });
+    await ensureNamespace(cluster.kube.core, namespace);
+    const r = await cluster.engine.upgrade({
+      app,
+      release,
+      chart: plan.rendered.chart,
+      values: plan.values,
+      objects: plan.rendered.objects,
+      holder: ctx.idempotencyKey,
+      wait: false,
+      description: `fleet registry credential for ${server}`,
+      signal: ctx.signal,
+      onInterrupt,
+    });
+    if (r.outcome !== 'noop') updated++;
+    await ctx.log(
+      `${release}: ${r.outcome === 'noop' ? `unchanged (revision ${r.revision})` : `revision ${r.revision} deployed`}` +
+        (firstTime ? ` (${app}'s pods list it from its next deploy or reconcile)` : ''),
+    );
+  }
+  return {
+    summary: `fleet credential for ${server} stored; ${users.length} app(s) pull from it, ${updated} pull secret(s) updated`,
+  };
+}
