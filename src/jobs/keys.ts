@@ -16,6 +16,8 @@ export const JOB_FIELDS = {
   attemptCount: 'lsAN',
   attemptPrefix: 'lsA:',
   destroyPlan: 'lsDestroy',
+  /** A rename's recorded step (src/workers/rename/plan.ts). */
+  renamePlan: 'lsRename',
 } as const;
 
 const P = KEY_PREFIX;

@@ -15,6 +15,7 @@ import type { Redis } from 'ioredis';
 import { PROCESS_TYPES_FIELD } from './app-processes.ts';
 import { keys } from './keys.ts';
 import { type Lane, parseLaneId } from './lane.ts';
+import { parseRenamed, RENAMED_FIELD } from './renamed.ts';
 
 export type JobOutcome = 'completed' | 'failed' | 'superseded';
 
@@ -71,6 +72,8 @@ export interface LaneStatus {
   failedRevision?: FailedRevisionRecord;
   /** The app's last change was a completed `destroy`, and no job but a reconcile ran since (apps:list hides it). */
   destroyed?: boolean;
+  /** A rename moved the app to this name (src/jobs/renamed.ts): jobs of this name fail. */
+  renamedTo?: string;
   updatedAt?: number;
 }
 
@@ -144,6 +147,8 @@ function toStatus(
   // app without a record: sync may have enqueued it before the destroy) finished since.
   if (change?.type === 'destroy' && (last?.type === 'destroy' || last?.type === 'reconcile'))
     status.destroyed = true;
+  const renamed = parseRenamed(hash[RENAMED_FIELD]);
+  if (renamed) status.renamedTo = renamed.name;
   if (hash.revision) status.revision = Number(hash.revision);
   if (hash.image) status.image = hash.image;
   const deployed = parse<DeployedRevisionRecord>(hash.deployedRevision);

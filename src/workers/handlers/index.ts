@@ -1,5 +1,5 @@
 /**
- * The handlers this build of the worker runs. A job type without one (rename, run: later issues)
+ * The handlers this build of the worker runs. A job type without one (run: a later issue)
  * fails with a clear message.
  */
 import { applyDomains, applyPorts, applyProperties, applyScale } from '../../apps/mutations.ts';
@@ -14,6 +14,7 @@ import { deployHandler } from './deploy.ts';
 import { destroyHandler } from './destroy.ts';
 import { mountsHandler } from './mounts.ts';
 import { pruneHandler } from './prune.ts';
+import { renameHandler } from './rename.ts';
 import { specChangeHandler } from './spec-change.ts';
 import { storageCreateHandler } from './storage-create.ts';
 import { storageDestroyHandler } from './storage-destroy.ts';
@@ -27,6 +28,7 @@ export function defaultHandlers(): HandlerRegistry {
     .register('deploy', deployHandler)
     .register('config', configHandler)
     .register('destroy', destroyHandler)
+    .register('rename', renameHandler)
     .register(
       'scale',
       specChangeHandler<ScalePayload>(
