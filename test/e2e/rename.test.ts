@@ -265,6 +265,20 @@ describe('a worker killed mid-rename', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/completed: renamed crashy to steady/);
     await expectRenamed('crashy', 'steady', before);
+    // Two attempts: the killed worker's, never ended, and the one that finished the saga.
+    const jobs = JSON.parse(await fleet.ok(['jobs:list', '--json'])) as {
+      id: string;
+      type: string;
+      lane?: string;
+    }[];
+    const rename = jobs.find((j) => j.type === 'rename' && j.lane === 'app.crashy');
+    const shown = JSON.parse(await fleet.ok(['jobs:show', rename!.id, '--json'])) as {
+      attempts: { pid: number; outcome?: string }[];
+    };
+    expect(shown.attempts.map((a) => [a.pid, a.outcome])).toEqual([
+      [first!.pid, undefined],
+      [fleet.workers.at(-1)!.pid, 'completed'],
+    ]);
     // One revision of each new release: the retry continued the pending one, doubling nothing.
     for (const release of ['steady', 'config-steady', 'pull-secret-steady'])
       expect(store.history(release).map((r) => r.revision)).toEqual([1]);
