@@ -238,6 +238,47 @@ describe('apps:rename', () => {
   });
 });
 
+describe('ordering around a rename', () => {
+  it('runs a deploy for the new name enqueued during the rename after it, on the spec the rename moved', async () => {
+    await deploy('early');
+    const readyDelay = fleet.sim.settings.podReadyDelayMs;
+    fleet.sim.settings.podReadyDelayMs = 3_000;
+    const renaming = fleet.cli(['apps:rename', 'early', 'later', '--wait'], { timeoutMs: 120_000 });
+    await until(
+      () => (store.last('later')?.status === 'pending-install' ? true : undefined),
+      'the rename to be installing the new app release',
+    );
+    const deploying = fleet.cli(['deploy', 'later', '--image', 'registry.example.com/later:2', '--wait'], {
+      timeoutMs: 120_000,
+    });
+    const [renamed, deployed] = await Promise.all([renaming, deploying]);
+    fleet.sim.settings.podReadyDelayMs = readyDelay;
+    expect(renamed.code).toBe(0);
+    expect(deployed.code).toBe(0);
+    expect(deployed.stdout).toMatch(/later: revision 2 deployed/);
+
+    const jobs = JSON.parse(await fleet.ok(['jobs:list', '--json'])) as {
+      id: string;
+      type: string;
+      lane?: string;
+    }[];
+    const show = async (id: string) =>
+      JSON.parse(await fleet.ok(['jobs:show', id, '--json'])) as {
+        attempts: { startedAt: number; endedAt?: number }[];
+      };
+    const rename = await show(jobs.find((j) => j.type === 'rename' && j.lane === 'app.early')!.id);
+    const deployJob = await show(jobs.find((j) => j.type === 'deploy' && j.lane === 'app.later')!.id);
+    expect(deployJob.attempts[0]!.startedAt).toBeGreaterThanOrEqual(rename.attempts.at(-1)!.endedAt!);
+    // The deploy built on the spec the rename moved: the old name's domain and mount came with it.
+    expect(store.apps.get('later')?.spec).toMatchObject({
+      image: 'registry.example.com/later:2',
+      domains: ['early.example.com'],
+      mounts: [{ entry: 'files', mountPath: '/files' }],
+    });
+    expect(store.releases('early')).toEqual([]);
+  });
+});
+
 describe('a worker killed mid-rename', () => {
   it('leaves a job the next worker finishes: the same end state as an uninterrupted rename', async () => {
     await deploy('crashy');
