@@ -9,7 +9,8 @@
  * reached it left it, failed jobs included), and `updatedAt`. A completed `destroy` empties the
  * app's release fields (revision, image, deployed/failed revision, process types): the lane then
  * reads as `destroyed` until the app's next job other than a reconcile, and its job history stays
- * readable. The running job is not stored: it is the lane's head when BullMQ has it active.
+ * readable. A completed `rename` moves the release fields to the new name's lane and marks the
+ * old one `renamedTo` (src/jobs/renamed.ts). The running job is not stored: it is the lane's head when BullMQ has it active.
  */
 import type { Redis } from 'ioredis';
 import { PROCESS_TYPES_FIELD } from './app-processes.ts';
