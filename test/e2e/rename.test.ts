@@ -268,7 +268,11 @@ describe('ordering around a rename', () => {
       };
     const rename = await show(jobs.find((j) => j.type === 'rename' && j.lane === 'app.early')!.id);
     const deployJob = await show(jobs.find((j) => j.type === 'deploy' && j.lane === 'app.later')!.id);
-    expect(deployJob.attempts[0]!.startedAt).toBeGreaterThanOrEqual(rename.attempts.at(-1)!.endedAt!);
+    const gap = deployJob.attempts[0]!.startedAt - rename.attempts.at(-1)!.endedAt!;
+    expect(gap).toBeGreaterThanOrEqual(0);
+    // Promoted when the rename ended (job-records.ts, releaseBarrier), not at its park fallback,
+    // which by then is seconds long (0.5 s doubling per park).
+    expect(gap).toBeLessThan(1_500);
     // The deploy built on the spec the rename moved: the old name's domain and mount came with it.
     expect(store.apps.get('later')?.spec).toMatchObject({
       image: 'registry.example.com/later:2',
