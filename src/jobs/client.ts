@@ -81,7 +81,10 @@ export class JobClient {
     const id = laneId(lane);
     const supersedeKey = job.contract.supersedeKey ?? '';
     const reserved = await this.lanes.reserve(id, supersedeKey);
+    const barrierLane = job.contract.barrierLane?.(job.payload);
+    const barrier = barrierLane ? laneId(barrierLane) : undefined;
     try {
+      if (barrier) await this.lanes.reserve(barrier, '', reserved.jobId);
       await this.add(
         job.type,
         { ...envelope, lane: id, seq: reserved.seq },
@@ -90,6 +93,7 @@ export class JobClient {
     } catch (err) {
       // Give the slot back so the lane does not wait out the reservation grace for nothing.
       await this.lanes.unreserve(id, reserved.jobId, supersedeKey).catch(() => undefined);
+      if (barrier) await this.lanes.unreserve(barrier, reserved.jobId).catch(() => undefined);
       throw err;
     }
     return { id: reserved.jobId, type: job.type, lane: id, seq: reserved.seq };

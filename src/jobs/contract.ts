@@ -43,6 +43,12 @@ export interface JobContract<T = unknown> {
   /** The lane that orders this job; undefined for jobs that need no ordering (one-off runs, reads). */
   lane(payload: T): Lane | undefined;
   /**
+   * A second lane the job holds (a rename: the new name's). The producer reserves a barrier there,
+   * the job's own id at that lane's next position, so the lane's later jobs wait until this one
+   * has finished (docs/ordering.md, "Barriers").
+   */
+  barrierLane?(payload: T): Lane | undefined;
+  /**
    * Jobs of this type in the same lane supersede each other: when an older one reaches the head of
    * its lane while a newer one is queued, it completes as `superseded` without running (a newer git
    * push makes an older, not yet started deploy pointless). A key belongs to one job type. For a job

@@ -9,13 +9,16 @@ export const QUEUE_NAME = 'jobs';
  * Fields longshore adds to BullMQ's job hash (`{longshore}:jobs:<id>`), so they live and expire
  * with the job: `lsDone` (the outcome, answering duplicate deliveries), `lsAN` (number of attempts)
  * and `lsA:<n>` (one record per attempt); `lsDestroy` is a destroy's plan, written before its first
- * cluster write so a retry knows it already started (src/workers/destroy/plan.ts).
+ * cluster write so a retry knows it already started (src/workers/destroy/plan.ts); `lsRename` is a
+ * rename's recorded step (src/workers/rename/plan.ts).
  */
 export const JOB_FIELDS = {
   done: 'lsDone',
   attemptCount: 'lsAN',
   attemptPrefix: 'lsA:',
   destroyPlan: 'lsDestroy',
+  /** A rename's recorded step (src/workers/rename/plan.ts). */
+  renamePlan: 'lsRename',
 } as const;
 
 const P = KEY_PREFIX;

@@ -9,12 +9,14 @@
  * reached it left it, failed jobs included), and `updatedAt`. A completed `destroy` empties the
  * app's release fields (revision, image, deployed/failed revision, process types): the lane then
  * reads as `destroyed` until the app's next job other than a reconcile, and its job history stays
- * readable. The running job is not stored: it is the lane's head when BullMQ has it active.
+ * readable. A completed `rename` moves the release fields to the new name's lane and marks the
+ * old one `renamedTo` (src/jobs/renamed.ts). The running job is not stored: it is the lane's head when BullMQ has it active.
  */
 import type { Redis } from 'ioredis';
 import { PROCESS_TYPES_FIELD } from './app-processes.ts';
 import { keys } from './keys.ts';
 import { type Lane, parseLaneId } from './lane.ts';
+import { parseRenamed, RENAMED_FIELD } from './renamed.ts';
 
 export type JobOutcome = 'completed' | 'failed' | 'superseded';
 
@@ -71,6 +73,8 @@ export interface LaneStatus {
   failedRevision?: FailedRevisionRecord;
   /** The app's last change was a completed `destroy`, and no job but a reconcile ran since (apps:list hides it). */
   destroyed?: boolean;
+  /** A rename moved the app to this name (src/jobs/renamed.ts): jobs of this name fail. */
+  renamedTo?: string;
   updatedAt?: number;
 }
 
@@ -144,6 +148,8 @@ function toStatus(
   // app without a record: sync may have enqueued it before the destroy) finished since.
   if (change?.type === 'destroy' && (last?.type === 'destroy' || last?.type === 'reconcile'))
     status.destroyed = true;
+  const renamed = parseRenamed(hash[RENAMED_FIELD]);
+  if (renamed) status.renamedTo = renamed.name;
   if (hash.revision) status.revision = Number(hash.revision);
   if (hash.image) status.image = hash.image;
   const deployed = parse<DeployedRevisionRecord>(hash.deployedRevision);

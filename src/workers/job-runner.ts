@@ -34,7 +34,7 @@
  */
 import { type Job, type Queue, UnrecoverableError, WaitingError } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { InvalidInputError } from '../core/errors.ts';
+import { InvalidInputError, PermanentError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { type AttemptRecord, parseAttempts } from '../jobs/attempts.ts';
 import type { JobContract, JobType } from '../jobs/contract.ts';
@@ -42,6 +42,7 @@ import { supersessionOf } from '../jobs/contracts.ts';
 import { jobEnvelope } from '../jobs/envelope.ts';
 import { laneId } from '../jobs/lane.ts';
 import type { LaneStore } from '../jobs/ordering/lane-store.ts';
+import { readRenamed } from '../jobs/renamed.ts';
 import { issuesOf, validateJob } from '../jobs/validate.ts';
 import { classifyError } from './failure.ts';
 import type { HandlerResult, JobInfo, WorkerServices } from './handler.ts';
@@ -211,6 +212,7 @@ export class JobRunner {
 
     try {
       const handler = this.deps.registry.get(info.type);
+      await refuseRenamedApp(this.deps.redis, running);
       const ctx = handlerContext(job, running, abortable, this.deps);
       const result = ((await handler(ctx)) ?? {}) as HandlerResult;
       const seconds = (Date.now() - started) / 1000;
@@ -279,4 +281,16 @@ export class JobRunner {
     this.deps.metrics.jobs.inc({ type, outcome: 'duplicate' });
     return answerFromDoneMarker(done);
   }
+}
+
+/**
+ * A job of an app lane whose app was renamed (src/jobs/renamed.ts) fails for good, naming the new
+ * name — except the rename that left the marker, whose retry finishes its own work.
+ */
+async function refuseRenamedApp(redis: Redis, running: RunningJob): Promise<void> {
+  const app = running.app;
+  if (!app || running.info.lane !== laneId({ kind: 'app', name: app })) return;
+  const marker = await readRenamed(redis, app);
+  if (marker && marker.jobId !== running.info.id)
+    throw new PermanentError(`app ${app} was renamed to ${marker.name}`);
 }

@@ -89,9 +89,9 @@ describe('invalid input', () => {
         reason: /set\.TOKEN: must be a value sealed/,
       },
       {
-        name: 'rename',
-        data: envelope({ app: 'web', newName: 'site' }),
-        reason: /no handler for "rename" jobs in this worker/,
+        name: 'run',
+        data: envelope({ app: 'web', command: ['true'] }),
+        reason: /no handler for "run" jobs in this worker/,
       },
     ];
     const ids: string[] = [];

@@ -75,7 +75,12 @@ export class LaneStore {
     return (this.redis as unknown as Record<ScriptName, ScriptFn>)[name].call(this.redis, key, ...args);
   }
 
-  async reserve(lane: string, supersedeKey = ''): Promise<{ jobId: string; seq: number }> {
+  /**
+   * The lane's next position for a new job id; with `barrier`, for that job of another lane (its
+   * producer adds it after both reservations; a barrier whose job never comes is dropped after the
+   * grace, as any reservation).
+   */
+  async reserve(lane: string, supersedeKey = '', barrier = ''): Promise<{ jobId: string; seq: number }> {
     const reply = (await this.call(
       'lsReserve',
       keys.lanePending(lane),
@@ -83,6 +88,7 @@ export class LaneStore {
       lane,
       Date.now(),
       supersedeKey,
+      barrier,
     )) as unknown[];
     return { jobId: String(reply[0]), seq: Number(reply[1]) };
   }

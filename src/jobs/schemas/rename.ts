@@ -15,6 +15,8 @@ export const renameContract = defineContract<RenamePayload>({
   payload: renamePayload,
   // Ordered in the old app's lane: every job enqueued for the old name before the rename runs first.
   lane: (p) => ({ kind: 'app', name: p.app }),
+  // Jobs for the new name enqueued after the rename wait until it has finished.
+  barrierLane: (p) => ({ kind: 'app', name: p.newName }),
   app: (p) => p.app,
   describe: (p) => `rename ${p.app} → ${p.newName}`,
 });

@@ -9,6 +9,7 @@
  *   apply with force would silently take over what someone else made);
  * - a domain that a live Ingress of another app routes (longshore's Ingresses in every namespace,
  *   from one cluster-wide informer: the routing that is in effect, not what an app record says).
+ *   A rename names the app it takes over from (`takeDomainsFrom`): that app's domains move with it.
  * Reads come from the engine's informer caches for objects the release already applied, so a
  * redeploy of an unchanged app costs no request; only objects new to a release are read from the
  * API server.
@@ -37,6 +38,7 @@ export async function checkOwnership(
   releases: readonly ReleaseToWrite[],
   domains: readonly string[],
   signal?: AbortSignal,
+  takeDomainsFrom?: string,
 ): Promise<void> {
   const conflicts: string[] = [];
   for (const { release, objects } of releases) {
@@ -58,7 +60,8 @@ export async function checkOwnership(
       }
     }
   }
-  if (domains.length > 0) conflicts.push(...(await domainConflicts(engine, app, domains, signal)));
+  if (domains.length > 0)
+    conflicts.push(...(await domainConflicts(engine, app, domains, signal, takeDomainsFrom)));
   if (conflicts.length > 0) throw new OwnershipError(conflicts);
 }
 
@@ -74,7 +77,8 @@ async function domainConflicts(
   engine: ReleaseEngine,
   app: string,
   domains: readonly string[],
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  takeDomainsFrom: string | undefined,
 ): Promise<string[]> {
   const routed = new Map<string, string>();
   for (const ingress of (await engine.managedEverywhere(
@@ -83,7 +87,13 @@ async function domainConflicts(
     signal,
   )) as k8s.V1Ingress[]) {
     const owner = ingress.metadata?.labels?.[LABEL_PART_OF];
-    if (owner === undefined || owner === app || ingress.metadata?.deletionTimestamp) continue;
+    if (
+      owner === undefined ||
+      owner === app ||
+      owner === takeDomainsFrom ||
+      ingress.metadata?.deletionTimestamp
+    )
+      continue;
     const where = `Ingress ${ingress.metadata?.namespace}/${ingress.metadata?.name}`;
     for (const rule of ingress.spec?.rules ?? [])
       if (rule.host) routed.set(rule.host, `app ${owner} (${where})`);

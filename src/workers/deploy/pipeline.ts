@@ -45,6 +45,8 @@ export interface AppChange {
   what: string;
   /** Deployed config values the live Secret lost (lost-secrets.ts): `config-{app}` is left as it is. */
   configLost?: LiveValues;
+  /** A rename: the app whose domains this one takes over (the ownership check allows them). */
+  takeDomainsFrom?: string;
 }
 
 /** Renders the app chart of an app that has no image yet, only to validate its spec. */
@@ -105,6 +107,7 @@ export async function runAppPipeline(
     ],
     spec.domains,
     ctx.signal,
+    change.takeDomainsFrom,
   );
   if (installConfig || pullSecret.action === 'install') {
     const created = await ensureNamespace(kube.core, namespace);

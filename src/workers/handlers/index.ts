@@ -1,5 +1,5 @@
 /**
- * The handlers this build of the worker runs. A job type without one (rename, run: later issues)
+ * The handlers this build of the worker runs. A job type without one (run: a later issue)
  * fails with a clear message. `ps` and `resources` are spec changes like `scale`
  * (src/apps/process-mutations.ts).
  */
@@ -22,6 +22,7 @@ import { pruneHandler } from './prune.ts';
 import { registryLoginHandler } from './registry-login.ts';
 import { registryLogoutHandler } from './registry-logout.ts';
 import { releasesHandler } from './releases.ts';
+import { renameHandler } from './rename.ts';
 import { reportHandler } from './report.ts';
 import { rollbackHandler } from './rollback.ts';
 import { specChangeHandler } from './spec-change.ts';
@@ -37,6 +38,7 @@ export function defaultHandlers(): HandlerRegistry {
     .register('deploy', deployHandler)
     .register('config', configHandler)
     .register('destroy', destroyHandler)
+    .register('rename', renameHandler)
     .register(
       'scale',
       specChangeHandler<ScalePayload>(

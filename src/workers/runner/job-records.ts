@@ -10,6 +10,7 @@ import { Job, type Queue } from 'bullmq';
 import type { Logger } from '../../core/logger.ts';
 import type { AttemptOutcome } from '../../jobs/attempts.ts';
 import type { JobContract, JobType } from '../../jobs/contract.ts';
+import { laneId } from '../../jobs/lane.ts';
 import type { EndedAttempt, LaneStore } from '../../jobs/ordering/lane-store.ts';
 import { type ReleaseReport, statusOfRelease, statusOnEnd, statusOnSuccess } from '../../jobs/status.ts';
 import type { HandlerResult } from '../handler.ts';
@@ -25,7 +26,9 @@ interface Finished {
 }
 
 export class JobRecords {
-  constructor(private readonly deps: { lanes: LaneStore; queue: Queue; logger: Logger }) {}
+  constructor(
+    private readonly deps: { lanes: LaneStore; queue: Queue; logger: Logger; reservationGraceMs: number },
+  ) {}
 
   /** A success, with the `change` position of changeRecord (undefined: none is recorded). */
   completed(running: RunningJob, result: HandlerResult, change: { seq: number } | undefined): void {
@@ -58,6 +61,7 @@ export class JobRecords {
       },
     });
     this.settle(finishing, info.id);
+    this.releaseBarrier(finishing, running);
   }
 
   /** A failure for good (permanent, attempts used up, or cancelled). */
@@ -71,6 +75,7 @@ export class JobRecords {
       return;
     }
     this.leftLane(job, running.info.lane, message, ended, running.contract.supersedeKey, running.release);
+    this.releaseBarrier(Promise.resolve(undefined), running);
   }
 
   /**
@@ -132,6 +137,31 @@ export class JobRecords {
       )
       .catch((err: Error) =>
         this.deps.logger.warn({ jobId, err: err.message }, 'promoting the next job of its lane failed'),
+      );
+  }
+
+  /**
+   * A job that held another lane through a barrier (a rename, docs/ordering.md "Barriers"): once its
+   * end is recorded, the job behind the barrier is promoted if it is parked and now the head (the
+   * lane's own finish only promotes in the job's lane). Best effort: a parked job also wakes up on
+   * its own after its park delay.
+   */
+  private releaseBarrier(recorded: Promise<unknown>, running: RunningJob): void {
+    const barrier = running.contract.barrierLane?.(running.payload);
+    if (!barrier) return;
+    const lane = laneId(barrier);
+    const { lanes, reservationGraceMs, logger } = this.deps;
+    recorded
+      .catch(() => undefined)
+      .then(async () => {
+        const next = (await lanes.pending(lane)).find((id) => id !== running.info.id);
+        if (next && (await lanes.isHead(lane, next, reservationGraceMs))) await this.promote(next, true);
+      })
+      .catch((err: Error) =>
+        logger.warn(
+          { jobId: running.info.id, lane, err: err.message },
+          'promoting the job behind a barrier failed',
+        ),
       );
   }
 

@@ -106,6 +106,35 @@ describe('the ordering scripts on an empty and a busy lane', () => {
     });
   });
 
+  describe('reserve with a barrier (a rename holding the lane of its new name)', () => {
+    it("takes the next position for the other lane's job, which blocks the lane until it has finished", async () => {
+      const { lane, ids } = await busyLane();
+      const other = freshLane();
+      const rename = (await lanes.reserve(other)).jobId;
+      expect(await lanes.reserve(lane, '', rename)).toEqual({ jobId: rename, seq: 7 });
+      expect(await lanes.pending(lane)).toEqual([...ids, rename]);
+      expect(await client.hexists(keys.laneReserved(lane), rename)).toBe(1);
+      // No supersede key is touched, and the lane's own counter moved on: the next job is .8.
+      expect(await client.hget(keys.laneLatest(lane), 'deploy')).toBe(ids[3]);
+      const later = (await lanes.reserve(lane)).jobId;
+      expect(later).toBe(`${lane}.8`);
+      await addJob(later, 'deploy', {});
+
+      // Everything before the barrier finished: the lane waits for the rename (running elsewhere).
+      for (const id of ids.slice(2))
+        await lanes.finish({ jobId: id, lane, done: DONE, status: { last: id } });
+      await addJob(rename, 'rename', {});
+      expect(await lanes.acquire({ lane, jobId: later, attemptJson: '{}', graceMs: GRACE_MS })).toEqual({
+        kind: 'wait',
+        head: rename,
+      });
+      // The rename finishes in its own lane: its done marker releases this one.
+      await lanes.finish({ jobId: rename, lane: other, done: DONE, status: { last: rename } });
+      expect(await lanes.isHead(lane, later, GRACE_MS)).toBe(true);
+      expect(await lanes.pending(lane)).toEqual([later]);
+    });
+  });
+
   describe('unreserve', () => {
     it('on an empty lane: nothing to undo, and no key is created', async () => {
       const lane = freshLane();

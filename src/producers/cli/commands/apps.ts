@@ -44,12 +44,12 @@ export function registerApps(program: Command): void {
     .command('apps:list')
     .description('Apps known to the fleet, from the status projection workers keep in Redis')
     .option('--json', 'print JSON')
-    .option('--all', 'also list destroyed apps (their job history stays readable)')
+    .option('--all', 'also list destroyed and renamed apps (their job history stays readable)')
     .action(
       action(async (options: { json?: boolean; all?: boolean }) => {
         const output = createOutput(Boolean(options.json));
         const known = await withClient((_client, redis) => listLaneStatuses(redis, 'app'));
-        const apps = options.all ? known : known.filter((a) => !a.destroyed);
+        const apps = options.all ? known : known.filter((a) => !a.destroyed && !a.renamedTo);
         if (output.json) {
           output.data(apps);
           return EXIT.ok;

@@ -1,0 +1,136 @@
+/**
+ * `rename OLD NEW`: a saga whose step is recorded in the job's hash (rename/plan.ts), so a retry
+ * after a crash resumes it (docs/apps.md, "rename"):
+ *
+ *   refuse (NEW exists or has jobs queued ahead, OLD does not exist) → plan saved → install NEW through the deploy pipeline
+ *   (`config-{new}` from OLD's live config, `pull-secret-{new}` from OLD's live pull secret, the
+ *   app release with OLD's spec: cron suffixes, mounts and domains carried over, rollout awaited;
+ *   NEW's record saved) → uninstall every release of OLD and delete its record → move the status
+ *   projection (NEW takes OLD's revision; OLD is marked renamed, so its later jobs fail).
+ *
+ * Each step is idempotent on its own (an unchanged release is a no-op, an uninstalled one has no
+ * history), and the plan makes the order hold across retries: OLD is read only before `installed`,
+ * when nothing of it has been removed yet. Ordering: the job runs in OLD's lane and holds NEW's
+ * through a barrier its producer reserved (docs/ordering.md, "Barriers"), so no job of either
+ * name runs meanwhile; later jobs of OLD fail (job-runner.ts, src/jobs/renamed.ts).
+ */
+import { releaseNames } from '../../apps/releases.ts';
+import { PermanentError } from '../../core/errors.ts';
+import { keys } from '../../jobs/keys.ts';
+import { laneId } from '../../jobs/lane.ts';
+import { LaneStore } from '../../jobs/ordering/lane-store.ts';
+import { moveProjection } from '../../jobs/renamed.ts';
+import type { RenamePayload } from '../../jobs/schemas/rename.ts';
+import { readLaneStatus } from '../../jobs/status.ts';
+import { loadAppState } from '../app-state.ts';
+import type { Cluster } from '../cluster.ts';
+import { lostConfigMessage } from '../deploy/lost-secrets.ts';
+import { runAppPipeline } from '../deploy/pipeline.ts';
+import { progressForwarder } from '../deploy/progress.ts';
+import { appReleases } from '../destroy/app-releases.ts';
+import type { Handler, HandlerContext } from '../handler.ts';
+import { type RenamePlan, reached, readRenamePlan, saveRenamePlan } from '../rename/plan.ts';
+import { livePullPassword } from '../rename/pull-password.ts';
+
+const STORAGE_PREFIX = releaseNames.storage('');
+
+export const renameHandler: Handler<RenamePayload> = async (ctx) => {
+  const { app: from, newName: to } = ctx.payload;
+  const { redis } = ctx.services;
+  const cluster = await ctx.services.cluster();
+  let plan = await readRenamePlan(redis, ctx.job.id);
+  if (!plan) {
+    await refuseTaken(ctx, cluster, to);
+    if (!cluster.apps.get(from)) throw new PermanentError(`app ${from} does not exist`);
+    plan = { step: 'planned' };
+    await saveRenamePlan(redis, ctx.job.id, plan);
+  }
+  await ctx.log(`-----> Renaming ${from} to ${to}`);
+  if (!reached(plan, 'installed')) await install(ctx, cluster, plan);
+  if (!reached(plan, 'uninstalled')) await uninstallOld(ctx, cluster, plan);
+  if (!reached(plan, 'moved')) {
+    await moveProjection(redis, from, to, ctx.job.id);
+    await advance(ctx, plan, 'moved');
+  }
+  // OLD's lane keeps its job history; its release fields go (NEW's lane has them now).
+  ctx.report({ destroyed: true });
+  return { summary: `renamed ${from} to ${to}` };
+};
+
+/** NEW exists: an app record, any release of its own, or a projection showing it live. */
+async function refuseTaken(ctx: HandlerContext<RenamePayload>, cluster: Cluster, to: string): Promise<void> {
+  await refuseJobsAhead(ctx, to);
+  const releases = cluster.history.releases(to).filter((r) => !r.startsWith(STORAGE_PREFIX));
+  const status = await readLaneStatus(ctx.services.redis, laneId({ kind: 'app', name: to }));
+  const live = status?.revision !== undefined && !status.destroyed && status.renamedTo === undefined;
+  if (cluster.apps.get(to) || releases.length > 0 || live)
+    throw new PermanentError(`app ${to} already exists`);
+}
+
+/**
+ * The producer put this job in NEW's lane too (a barrier, docs/ordering.md): jobs for NEW enqueued
+ * before the rename are ahead of it there. Any still unfinished means NEW is being created.
+ */
+async function refuseJobsAhead(ctx: HandlerContext<RenamePayload>, to: string): Promise<void> {
+  const { redis, config } = ctx.services;
+  const lane = laneId({ kind: 'app', name: to });
+  if ((await redis.zscore(keys.lanePending(lane), ctx.job.id)) === null) return;
+  if (!(await new LaneStore(redis).isHead(lane, ctx.job.id, config.reservationGraceMs)))
+    throw new PermanentError(`app ${to} already exists: jobs for it are queued ahead of the rename`);
+}
+
+async function install(
+  ctx: HandlerContext<RenamePayload>,
+  cluster: Cluster,
+  plan: RenamePlan,
+): Promise<void> {
+  const { app: from, newName: to } = ctx.payload;
+  const state = await loadAppState(cluster, from);
+  // A value the live Secret lost cannot be carried over: refused before NEW gets anything.
+  if (state.configLost) throw new PermanentError(lostConfigMessage(from, state.configLost));
+  const pull = await livePullPassword(cluster, state.spec);
+  if (pull && 'lost' in pull)
+    await ctx.log(
+      `the registry password of ${from} is no longer in its live pull secret: ${to} gets no pull secret; ` +
+        `give it again with deploy --registry-password-stdin`,
+    );
+  await ctx.log(`installing ${to} with the spec and config of ${from}`);
+  await runAppPipeline(ctx, cluster, {
+    spec: { ...state.spec, app: to },
+    env: state.env,
+    ...(pull && 'password' in pull ? { registryPassword: pull.password } : {}),
+    what: `renamed from ${from}`,
+    takeDomainsFrom: from,
+  });
+  await advance(ctx, plan, 'installed');
+}
+
+async function uninstallOld(
+  ctx: HandlerContext<RenamePayload>,
+  cluster: Cluster,
+  plan: RenamePlan,
+): Promise<void> {
+  const from = ctx.payload.app;
+  for (const release of appReleases(cluster.history, from)) {
+    const forwarder = progressForwarder(ctx, release);
+    const result = await cluster.engine.uninstall({
+      release,
+      holder: ctx.idempotencyKey,
+      foregroundWorkloads: true,
+      onProgress: forwarder.listener,
+      signal: ctx.signal,
+    });
+    await forwarder.flush();
+    if (result.existed) await ctx.log(`uninstalled ${release} (${result.deleted.length} object(s))`);
+  }
+  if (cluster.apps.get(from)) {
+    await cluster.apps.delete(from);
+    await ctx.log(`deleted the app record of ${from}`);
+  }
+  await advance(ctx, plan, 'uninstalled');
+}
+
+async function advance(ctx: HandlerContext<RenamePayload>, plan: RenamePlan, step: RenamePlan['step']) {
+  plan.step = step;
+  await saveRenamePlan(ctx.services.redis, ctx.job.id, plan);
+}
