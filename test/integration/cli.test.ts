@@ -115,6 +115,18 @@ describe('longshore CLI', () => {
     );
   });
 
+  it("refuses to retry a failed rename (it gave up the new name's lane): enqueue it again instead", async () => {
+    // This worker has no rename handler, so the rename fails at once, as a failed saga would.
+    const failed = await runCli(['apps:rename', 'oldname', 'newname', '--wait'], fleet.env);
+    expect(failed.code).toBe(1);
+    const id = 'app.oldname.1';
+    expect(await fleet.jobState(id)).toBe('failed');
+    const retry = await runCli(['jobs:retry', id], fleet.env);
+    expect(retry.code).toBe(2);
+    expect(retry.stderr).toMatch(/is a rename, which cannot be retried: enqueue it again/);
+    expect(await fleet.jobState(id)).toBe('failed');
+  });
+
   it('supersedes a queued deploy with a newer one, and --wait follows it', async () => {
     // Hold the lane with a job that runs until cancelled, then queue two deploys behind it.
     const holder = await fleet.jobs.enqueue(

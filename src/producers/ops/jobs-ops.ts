@@ -263,6 +263,15 @@ export async function retryJob(
   const job = await loadJob(client, id);
   const state = await job.getState();
   if (state !== 'failed') throw new RefusedError(`job ${id} is ${state}; only failed jobs can be retried`);
+  // A job that also held another lane (a rename's barrier in the new name's lane) gave that lane
+  // up when it failed: retried, it would run without it, after the other name may have been taken
+  // (its saved saga would skip the "already exists" check). Such a job is enqueued anew instead.
+  if (isJobType(job.name) && contractFor(job.name).barrierLane) {
+    throw new RefusedError(
+      `job ${id} is a ${job.name}, which cannot be retried: enqueue it again (e.g. apps:rename OLD NEW); ` +
+        'if it failed after installing the new name, destroy that first (apps:destroy NEW)',
+    );
+  }
   const risk = await newerWork(client, redis, job);
   if (risk && !force) return { id, retried: false, reason: risk.reason, newer: risk.newer };
   // The done marker answers duplicate deliveries of a finished job; a retry must run it for real.

@@ -70,9 +70,11 @@ export interface GoneApps {
  * Apps that no longer exist. The app record owns every release Secret of its app and is created
  * before the first one, so:
  * - a release whose app has no record lost it (destroyed, GC lag): its history goes;
- * - a record with no release at all is left by a destroy or a first deploy that stopped between
- *   the record and the first revision; it goes once it is older than `graceMs` (a first deploy
- *   in flight creates its revision within seconds).
+ * - a record with no release at all and no saved spec is left by a first deploy that stopped
+ *   between the record and the first revision; it goes once it is older than `graceMs` (a first
+ *   deploy in flight creates its revision within seconds). A record that holds a spec (readable or
+ *   not) is an app configured before its first deploy (domains, ports, scale… accepted then write
+ *   only the spec): it is kept, however old.
  * `app` narrows both to one app.
  */
 export function goneApps(input: {
@@ -95,6 +97,7 @@ export function goneApps(input: {
   const records = input.records
     .filter((r) => input.app === undefined || r.app === input.app)
     .filter((r) => !withReleases.has(r.app))
+    .filter((r) => r.spec === undefined && r.unreadableSpec === undefined)
     .filter((r) => {
       const created = new Date(r.createdAt).getTime();
       return Number.isFinite(created) && input.nowMs - created >= input.graceMs;

@@ -136,4 +136,17 @@ describe('goneApps', () => {
     });
     expect(goneApps({ ...input, app: 'empty' })).toEqual({ releases: [], records: ['empty'] });
   });
+
+  it('keeps a record that holds a spec: an app configured before its first deploy', () => {
+    const configured = { ...record('configured'), spec: { domains: ['shop.example.com'] } };
+    const unreadable = { ...record('unreadable'), unreadableSpec: 'not an AppSpec' };
+    expect(
+      goneApps({
+        records: [configured, unreadable, record('empty')],
+        releases: [],
+        nowMs: NOW,
+        graceMs: GRACE,
+      }),
+    ).toEqual({ releases: [], records: ['empty'] });
+  });
 });
