@@ -74,13 +74,21 @@ export class JobRecords {
       );
       return;
     }
-    this.leftLane(job, running.info.lane, message, ended, running.contract.supersedeKey, running.release);
-    this.releaseBarrier(Promise.resolve(undefined), running);
+    const left = this.leftLane(
+      job,
+      running.info.lane,
+      message,
+      ended,
+      running.contract.supersedeKey,
+      running.release,
+    );
+    // After the failure is recorded, so the lane behind the barrier sees its head finished.
+    this.releaseBarrier(left, running);
   }
 
   /**
    * A job of `lane` ended for good without completing: record why and free the lane for the jobs
-   * behind it. Also for jobs refused before they ran (no attempt to end).
+   * behind it. Also for jobs refused before they ran (no attempt to end). Resolves once recorded.
    */
   leftLane(
     job: Job,
@@ -89,7 +97,7 @@ export class JobRecords {
     ended?: EndedAttempt,
     supersedeKey?: string,
     release?: ReleaseReport,
-  ): void {
+  ): Promise<unknown> {
     const now = Date.now();
     const finishing = this.deps.lanes.finish({
       jobId: job.id!,
@@ -103,6 +111,7 @@ export class JobRecords {
       },
     });
     this.settle(finishing, job.id!);
+    return finishing;
   }
 
   /** A job skipped for a newer one of its supersede key (`by`); it never ran, so no attempt ends. */
