@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { STORAGE_NAME_MAX } from '../../rules/app-names.ts';
+import { hostPath } from '../../rules/host-paths.ts';
 import { dns1123Label, dns1123Subdomain } from '../../rules/names.ts';
 import { byteQuantity } from '../../rules/quantities.ts';
 import { namespaceName } from '../schemas.ts';
@@ -18,12 +19,7 @@ export const storageValues = z.strictObject({
   /** The StorageClass to provision from; absent: the cluster's default. Ignored with hostPath. */
   storageClassName: dns1123Subdomain().optional(),
   /** A node directory bound through a pre-bound PersistentVolume instead of a provisioner. */
-  hostPath: z
-    .string()
-    .max(4096)
-    .regex(/^\/[^\0]*$/, 'must be an absolute path')
-    .refine((p) => !p.split('/').includes('..'), 'must not contain ".."')
-    .optional(),
+  hostPath: hostPath.optional(),
   reclaimPolicy: z.enum(['Retain', 'Delete']),
 });
 

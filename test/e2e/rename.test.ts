@@ -200,8 +200,8 @@ describe('apps:rename', () => {
     const out = await fleet.ok(['apps:rename', 'shop', 'store', '--wait']);
     expect(out).toMatch(/-----> Renaming shop to store/);
     expect(out).toMatch(/store: revision 1 deployed/);
-    expect(out).toMatch(/uninstalled shop \(\d+ object\(s\)\)/);
-    expect(out).toMatch(/uninstalled tls-shop \(1 object\(s\)\)/);
+    expect(out).toMatch(/uninstalled shop \(\d+ objects?\)/);
+    expect(out).toMatch(/uninstalled tls-shop \(1 object\)/);
     expect(out).toMatch(/completed: renamed shop to store/);
     await expectRenamed('shop', 'store', before);
     // The cron task keeps its suffix: only the app part of the CronJob's name changed.

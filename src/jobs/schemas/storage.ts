@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostPath } from '../../../rules/host-paths.ts';
 import { dns1123Subdomain } from '../../../rules/names.ts';
 import { defineContract } from '../contract.ts';
 import { namespaceName, quantity, storageName } from './common.ts';
@@ -13,12 +14,7 @@ export const storageEntry = z
     /** A StorageClass's name. */
     storageClass: dns1123Subdomain().optional(),
     /** A node directory to bind through a PersistentVolume instead of dynamic provisioning. */
-    hostPath: z
-      .string()
-      .max(4096)
-      .regex(/^\/[^\0]*$/, 'must be an absolute path')
-      .refine((p) => !p.split('/').includes('..'), 'must not contain ".."')
-      .optional(),
+    hostPath: hostPath.optional(),
     namespace: namespaceName.default('default'),
     reclaimPolicy: z.enum(['Retain', 'Delete']).default('Retain'),
   })

@@ -17,9 +17,9 @@ import { laneId } from '../../jobs/lane.ts';
 import type { DestroyPayload } from '../../jobs/schemas/destroy.ts';
 import { readLaneStatus } from '../../jobs/status.ts';
 import type { Cluster } from '../cluster.ts';
-import { progressForwarder } from '../deploy/progress.ts';
 import { appReleases } from '../destroy/app-releases.ts';
 import { type DestroyPlan, readPlan, savePlan } from '../destroy/plan.ts';
+import { uninstallReleases } from '../destroy/uninstall-releases.ts';
 import type { Handler, HandlerContext } from '../handler.ts';
 
 export const destroyHandler: Handler<DestroyPayload> = async (ctx) => {
@@ -39,21 +39,7 @@ export const destroyHandler: Handler<DestroyPayload> = async (ctx) => {
   }
 
   await ctx.log(`-----> Destroying ${app}`);
-  const removed: string[] = [];
-  for (const release of releases) {
-    const forwarder = progressForwarder(ctx, release);
-    const result = await cluster.engine.uninstall({
-      release,
-      holder: ctx.idempotencyKey,
-      foregroundWorkloads: true,
-      onProgress: forwarder.listener,
-      signal: ctx.signal,
-    });
-    await forwarder.flush();
-    if (!result.existed) continue;
-    removed.push(release);
-    await ctx.log(`uninstalled ${release} (${plural(result.deleted.length, 'object')})`);
-  }
+  const removed = await uninstallReleases(ctx, cluster, releases);
   removed.sort();
   if (record) {
     await cluster.apps.delete(app);
@@ -94,8 +80,4 @@ async function enqueueStorageDestroys(ctx: HandlerContext<DestroyPayload>, plan:
     await savePlan(ctx.services.redis, ctx.job.id, plan);
     await ctx.log(`enqueued storage-destroy ${entry} (${job.id})`);
   }
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -26,8 +26,8 @@ import { loadAppState } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
 import { lostConfigMessage } from '../deploy/lost-secrets.ts';
 import { runAppPipeline } from '../deploy/pipeline.ts';
-import { progressForwarder } from '../deploy/progress.ts';
 import { appReleases } from '../destroy/app-releases.ts';
+import { uninstallReleases } from '../destroy/uninstall-releases.ts';
 import type { Handler, HandlerContext } from '../handler.ts';
 import { type RenamePlan, reached, readRenamePlan, saveRenamePlan } from '../rename/plan.ts';
 import { livePullPassword } from '../rename/pull-password.ts';
@@ -111,18 +111,7 @@ async function uninstallOld(
   plan: RenamePlan,
 ): Promise<void> {
   const from = ctx.payload.app;
-  for (const release of appReleases(cluster.history, from)) {
-    const forwarder = progressForwarder(ctx, release);
-    const result = await cluster.engine.uninstall({
-      release,
-      holder: ctx.idempotencyKey,
-      foregroundWorkloads: true,
-      onProgress: forwarder.listener,
-      signal: ctx.signal,
-    });
-    await forwarder.flush();
-    if (result.existed) await ctx.log(`uninstalled ${release} (${result.deleted.length} object(s))`);
-  }
+  await uninstallReleases(ctx, cluster, appReleases(cluster.history, from));
   if (cluster.apps.get(from)) {
     await cluster.apps.delete(from);
     await ctx.log(`deleted the app record of ${from}`);
