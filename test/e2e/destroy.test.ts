@@ -38,25 +38,7 @@ const APP_JSON = JSON.stringify({
 async function deploy(app: string, image: string): Promise<string> {
   await fleet.ok(['domains:add', app, `${app}.example.com`, '--wait']);
   await fleet.ok(['config:set', app, 'GREETING=hi', '--wait']);
-  return fleet.ok(
-    [
-      'deploy',
-      app,
-      '--image',
-      image,
-      '--procfile',
-      fleet.file(`${app}.Procfile`, PROCFILE),
-      '--app-json',
-      fleet.file(`${app}.app.json`, APP_JSON),
-      '--registry-server',
-      'registry.example.com',
-      '--registry-username',
-      'ci',
-      '--registry-password-stdin',
-      '--wait',
-    ],
-    { stdin: 'registry-password' },
-  );
+  return fleet.deployWithRegistry(app, image, PROCFILE, APP_JSON);
 }
 
 /** Every object in the simulator that belongs to the app: its workloads, pods, Secrets, history. */

@@ -37,25 +37,7 @@ async function deploy(app: string): Promise<void> {
   await fleet.ok(['domains:add', app, `${app}.example.com`, '--wait']);
   await fleet.ok(['config:set', app, 'GREETING=hi', '--wait']);
   await fleet.ok(['storage:mount', app, 'files:/files', '--wait']);
-  await fleet.ok(
-    [
-      'deploy',
-      app,
-      '--image',
-      `registry.example.com/${app}:1`,
-      '--procfile',
-      fleet.file(`${app}.Procfile`, PROCFILE),
-      '--app-json',
-      fleet.file(`${app}.app.json`, APP_JSON),
-      '--registry-server',
-      'registry.example.com',
-      '--registry-username',
-      'ci',
-      '--registry-password-stdin',
-      '--wait',
-    ],
-    { stdin: 'registry-password' },
-  );
+  await fleet.deployWithRegistry(app, `registry.example.com/${app}:1`, PROCFILE, APP_JSON);
 }
 
 /** A `tls-{app}` release as an older longshore left it: one Secret of the app's, in history. */

@@ -32,6 +32,11 @@ export interface DeployFleet extends SimClients {
   store(): Promise<SecretReleaseStore>;
   /** Writes to `file` in the fleet's temp directory; returns its path. */
   file(name: string, content: string): string;
+  /**
+   * `deploy APP --image IMAGE --wait` with a Procfile, an app.json and registry credentials for
+   * registry.example.com (user `ci`, password `registry-password` on stdin); returns stdout.
+   */
+  deployWithRegistry(app: string, image: string, procfile: string, appJson: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -84,6 +89,27 @@ export async function startDeployFleet(simOptions: SimOptions = {}): Promise<Dep
       const path = join(dir, name);
       writeFileSync(path, content);
       return path;
+    },
+    deployWithRegistry(this: DeployFleet, app: string, image: string, procfile: string, appJson: string) {
+      return this.ok(
+        [
+          'deploy',
+          app,
+          '--image',
+          image,
+          '--procfile',
+          this.file(`${app}.Procfile`, procfile),
+          '--app-json',
+          this.file(`${app}.app.json`, appJson),
+          '--registry-server',
+          'registry.example.com',
+          '--registry-username',
+          'ci',
+          '--registry-password-stdin',
+          '--wait',
+        ],
+        { stdin: 'registry-password' },
+      );
     },
     async stop() {
       for (const store of stores) await store.stop();
