@@ -61,6 +61,15 @@ export class Sealer {
     return Buffer.from(hkdfSync('sha256', this.key, SALT, 'longshore/secret-value-digests/v1', 32));
   }
 
+  /**
+   * The key that seals Secret values in release history, so a rollback can restore them
+   * (src/releases/sealed-values.ts): from the same scrypt key, under its own HKDF label, so a
+   * value in history and a sealed payload value never share a key.
+   */
+  historySealKey(): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.key, SALT, 'longshore/secret-value-history/v1', 32));
+  }
+
   /** Seals `plaintext` for the place named by `context` (e.g. `config:web:DATABASE_URL`). */
   seal(plaintext: string, context: string): SealedValue {
     const iv = randomBytes(12);

@@ -12,10 +12,12 @@
  * - Otherwise a new `pending-*` revision, apply, delete, wait, then `deployed`.
  * - A `pending-*` last revision is never a lock: the same job (holder) continues it, any other
  *   marks it failed ("interrupted") and proceeds.
- * - History never stores a Secret's values: digests take their place (secret-values.ts). What is
+ * - History never stores a Secret's values in clear: digests take their place (secret-values.ts),
+ *   with the values sealed beside them when the engine has a seal key (sealed-values.ts). What is
  *   applied and compared with live objects is the rendered object; what is stored, and what the
- *   no-op check and the per-object plan compare, is its redacted form. A rollback takes the values
- *   of a stored Secret from the live one, and refuses when they are not there any more.
+ *   no-op check and the per-object plan compare, is its redacted form. A rollback opens the sealed
+ *   values of its target; a value history keeps no sealed copy of comes from the live Secret, and
+ *   the rollback refuses when it is not there any more.
  */
 import type * as k8s from '@kubernetes/client-node';
 import { InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
@@ -54,12 +56,15 @@ import {
   type ResolvedWait,
   throwIfAborted,
 } from './revision-runner.ts';
+import { HistoryValueSealer } from './sealed-values.ts';
 import {
   describeLost,
   isRedacted,
   isSecret,
   type LiveValues,
+  redactContent,
   redactObject,
+  sealedValuesOf,
   ValueDigester,
   valuesFromLive,
   withValues,
@@ -90,6 +95,13 @@ export interface ReleaseEngineOptions {
    * must use the same key, or equal values would digest differently and every Secret look changed.
    */
   secretDigestKey: Uint8Array;
+  /**
+   * Key that seals Secret values in history so a rollback restores them (32 bytes or more;
+   * workers pass Sealer.historySealKey()). Without it history keeps digests only, and a rollback
+   * can restore a value only while the live Secret still holds it. Engines sharing a storage
+   * must agree on it, as on the digest key: the sealed values are part of the stored form.
+   */
+  secretSealKey?: Uint8Array;
   /** Revisions kept per release (default 10; the deployed one is never pruned). */
   historyMax?: number;
   /** Default wait deadline (default 300 s, as Helm's --timeout). */
@@ -137,10 +149,12 @@ export class ReleaseEngine {
   /** The server-side apply field manager this engine writes as. */
   readonly fieldManager: string;
   private readonly digester: ValueDigester;
+  private readonly sealer: HistoryValueSealer | undefined;
 
   constructor(options: ReleaseEngineOptions) {
     this.store = options.history;
     this.digester = new ValueDigester(options.secretDigestKey);
+    this.sealer = options.secretSealKey ? new HistoryValueSealer(options.secretSealKey) : undefined;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? 300_000;
     this.fieldManager = options.cluster.fieldManager;
     this.cluster = options.cluster;
@@ -159,7 +173,7 @@ export class ReleaseEngine {
   async upgrade(input: UpgradeInput): Promise<UpgradeResult> {
     const emit = progressEmitter(input.release, input.onProgress);
     const objects = await this.prepare(input.objects, input.release);
-    const stored = objects.map((o) => redactObject(o, this.digester));
+    const stored = objects.map((o) => redactObject(o, this.digester, this.sealer));
     const content: ReleaseContent = { chart: input.chart, values: input.values, objects: stored };
     const wait = this.resolveWait(input.wait);
     const params: DeployParams = {
@@ -344,10 +358,11 @@ export class ReleaseEngine {
   }
 
   /**
-   * A stored revision made ready to apply again: each redacted Secret gets its values back from
-   * the live Secret, where they still match the digests; otherwise the rollback is refused before
-   * any write, naming the values that are gone. (History written before redaction still holds its
-   * values in clear: they are applied as they are, and stored redacted.)
+   * A stored revision made ready to apply again: each redacted Secret gets the values it keeps
+   * sealed; a value it keeps no sealed copy of comes from the live Secret, where it still matches
+   * the digest; otherwise the rollback is refused before any write, naming the values that are
+   * gone. (History written before redaction still holds its values in clear: they are applied as
+   * they are.) The new revision stores what is applied, redacted and sealed again.
    */
   private async restorable(
     release: string,
@@ -362,18 +377,24 @@ export class ReleaseEngine {
         applied.push(object);
         continue;
       }
+      const sealed = sealedValuesOf(object, this.sealer);
+      if (sealed.missing.length === 0) {
+        applied.push(withValues(object, sealed.data));
+        continue;
+      }
       const values = await this.liveValuesOf(object, signal);
-      if (values.lost.length > 0) lost.push(describeLost(values));
-      applied.push(withValues(object, values.data));
+      const gone = values.lost.filter((l) => sealed.data[l.key] === undefined);
+      if (gone.length > 0) lost.push(describeLost({ ref: values.ref, lost: gone }));
+      applied.push(withValues(object, { ...values.data, ...sealed.data }));
     }
     if (lost.length > 0) {
       throw new PermanentError(
-        `revision ${target.revision} of ${release} cannot be restored: history keeps a digest of each ` +
-          `Secret value, never the value, and the live Secret no longer holds the value that revision had ` +
+        `revision ${target.revision} of ${release} cannot be restored: that revision's history keeps a ` +
+          `digest of the value, not the value, and the live Secret no longer holds the value it had ` +
           `for ${lost.join(', ')}; set ${lost.length > 1 ? 'them' : 'it'} again instead (config:set)`,
       );
     }
-    const stored = content.objects.map((o) => redactObject(o, this.digester));
+    const stored = applied.map((o) => redactObject(o, this.digester, this.sealer));
     return { content: { ...content, objects: stored }, applied };
   }
 
@@ -382,7 +403,11 @@ export class ReleaseEngine {
    * releases, or the ones named. Cheap when there is nothing to do (no chunk is read).
    */
   redactHistory(releases?: readonly string[]): Promise<RedactionReport> {
-    return redactHistory(this.store, this.digester, releases);
+    return redactHistory(
+      this.store,
+      (content) => redactContent(content, this.digester, this.sealer),
+      releases,
+    );
   }
 
   /** Stops the informers. */

@@ -12,7 +12,6 @@
  */
 import type { ReleaseHistory } from '../storage/release-history.ts';
 import { type ReleaseContent, UnreadableRevisionError } from '../storage/types.ts';
-import { redactContent, type ValueDigester } from './secret-values.ts';
 
 export interface RedactionReport {
   /** Revisions rewritten. */
@@ -23,7 +22,8 @@ export interface RedactionReport {
 
 export async function redactHistory(
   store: ReleaseHistory,
-  digester: ValueDigester,
+  /** The stored form of a content (secret-values.ts redactContent, with the engine's keys). */
+  redact: (content: ReleaseContent) => ReleaseContent,
   releases: readonly string[] = store.releases(),
 ): Promise<RedactionReport> {
   const report: RedactionReport = { revisions: 0, unreadable: [] };
@@ -46,7 +46,7 @@ export async function redactHistory(
       await store.rewrite({
         release,
         revision: info.revision,
-        content: redactContent(content, digester),
+        content: redact(content),
         redacted: true,
       });
       report.revisions++;

@@ -4,10 +4,11 @@
  *
  *   { kind: Secret, metadata, type, redactedData: { DATABASE_URL: "hmac-sha256:<key id>:<64 hex>" } }
  *
- * The live Secret (in the app's namespace) is the one place that holds the values: whatever needs
- * them reads it and checks each value against its digest (valuesFromLive). A value changed or
- * removed by hand is therefore detected, but cannot be restored from history — see
- * docs/releases.md, "Secret values".
+ * The live Secret (in the app's namespace) is the source of the values a job builds on: whatever
+ * needs them reads it and checks each value against its digest (valuesFromLive). A value changed
+ * or removed by hand is therefore detected, and not silently repaired. History also keeps each
+ * value sealed under the fleet key (sealed-values.ts), and only a rollback opens them: it restores
+ * what its target revision had — see docs/releases.md, "Secret values".
  *
  * Why a keyed HMAC and not a plain or salted hash: env values are often short or structured
  * (`true`, a port, a 6-digit PIN, a URL with a short password), so sha256(value) can be searched
@@ -26,9 +27,12 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ObjectRef, ReleaseContent, ReleaseObject } from '../storage/types.ts';
 import { comparableForm } from './drift.ts';
 import { refOf } from './objects.ts';
+import type { HistoryValueSealer } from './sealed-values.ts';
 
 /** The field a stored Secret keeps its digests in (not a Kubernetes field: never applied). */
 export const REDACTED_FIELD = 'redactedData';
+/** The field a stored Secret keeps its values in, sealed (sealed-values.ts; never applied). */
+export const SEALED_FIELD = 'sealedData';
 const PREFIX = 'hmac-sha256:';
 const DOMAIN = 'longshore secret value v1';
 
@@ -66,6 +70,7 @@ type SecretLike = ReleaseObject & {
   data?: Record<string, string>;
   stringData?: Record<string, string>;
   [REDACTED_FIELD]?: Record<string, string>;
+  [SEALED_FIELD]?: Record<string, string>;
 };
 
 export function isSecret(object: ReleaseObject): boolean {
@@ -82,18 +87,58 @@ export function holdsValues(object: ReleaseObject): boolean {
   return isSecret(object) && !isRedacted(object);
 }
 
-/** The stored form of an object: Secrets with digests in place of values; anything else as it is. */
-export function redactObject(object: ReleaseObject, digester: ValueDigester): ReleaseObject {
+/**
+ * The stored form of an object: Secrets with digests in place of values (and, given a sealer, the
+ * values sealed beside them, so a rollback can restore them); anything else as it is.
+ */
+export function redactObject(
+  object: ReleaseObject,
+  digester: ValueDigester,
+  sealer?: HistoryValueSealer,
+): ReleaseObject {
   if (!holdsValues(object)) return object;
   const { data, stringData: _folded, ...rest } = comparableForm(object) as unknown as SecretLike;
+  const name = object.metadata.name;
   const digests: Record<string, string> = {};
-  for (const key of Object.keys(data ?? {}).sort())
-    digests[key] = digester.digest(object.metadata.name, key, data![key]!);
-  return { ...rest, [REDACTED_FIELD]: digests } as ReleaseObject;
+  const sealed: Record<string, string> = {};
+  for (const key of Object.keys(data ?? {}).sort()) {
+    digests[key] = digester.digest(name, key, data![key]!);
+    if (sealer) sealed[key] = sealer.seal(name, key, data![key]!);
+  }
+  return {
+    ...rest,
+    [REDACTED_FIELD]: digests,
+    ...(sealer ? { [SEALED_FIELD]: sealed } : {}),
+  } as ReleaseObject;
 }
 
-export function redactContent(content: ReleaseContent, digester: ValueDigester): ReleaseContent {
-  return { ...content, objects: content.objects.map((o) => redactObject(o, digester)) };
+export function redactContent(
+  content: ReleaseContent,
+  digester: ValueDigester,
+  sealer?: HistoryValueSealer,
+): ReleaseContent {
+  return { ...content, objects: content.objects.map((o) => redactObject(o, digester, sealer)) };
+}
+
+/**
+ * The values a stored Secret keeps sealed (base64, as in `data`), and the keys of its digests it
+ * keeps no openable value for (history written before values were sealed, or sealed under another
+ * fleet secret): those can only come from the live Secret.
+ */
+export function sealedValuesOf(
+  stored: ReleaseObject,
+  sealer: HistoryValueSealer | undefined,
+): { data: Record<string, string>; missing: string[] } {
+  const { [REDACTED_FIELD]: digests = {}, [SEALED_FIELD]: sealed = {} } = stored as SecretLike;
+  const data: Record<string, string> = {};
+  const missing: string[] = [];
+  for (const key of Object.keys(digests).sort()) {
+    const value =
+      sealer && sealed[key] !== undefined ? sealer.open(stored.metadata.name, key, sealed[key]) : undefined;
+    if (value === undefined) missing.push(key);
+    else data[key] = value;
+  }
+  return { data, missing };
 }
 
 /** Does any object of this content still hold Secret values (history written before redaction)? */
@@ -161,7 +206,7 @@ export function valuesFromLive(
 /** The object to apply for a stored Secret, given its values (base64). */
 export function withValues(stored: ReleaseObject, data: Record<string, string>): ReleaseObject {
   if (!isRedacted(stored)) return stored;
-  const { [REDACTED_FIELD]: _digests, ...rest } = stored as SecretLike;
+  const { [REDACTED_FIELD]: _digests, [SEALED_FIELD]: _sealed, ...rest } = stored as SecretLike;
   return { ...rest, data: { ...data } } as ReleaseObject;
 }
 

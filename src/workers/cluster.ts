@@ -75,10 +75,12 @@ export class ClusterConnection {
       },
     });
     await store.start();
+    const sealer = new Sealer(requireSecret(this.config));
     const engine = createReleaseEngine({
       kube,
       history: store,
-      secretDigestKey: new Sealer(requireSecret(this.config)).valueDigestKey(),
+      secretDigestKey: sealer.valueDigestKey(),
+      secretSealKey: sealer.historySealKey(),
       onInformerError: (what, err) => {
         if (!this.stopping)
           this.logger.warn({ what, err: (err as Error).message }, 'live object informer restarting');

@@ -1,8 +1,8 @@
 /**
  * `releases`, `releases:rollback`, `ps:*` and `resource:*` end to end: CLI → Redis → worker process → kube-sim over HTTP.
  * A rollback restores the revision's objects, its spec (the next job builds on it) and the
- * `config-{app}` revision it ran with — as far as the live Secret still holds that revision's
- * values: history keeps digests, never values (docs/releases.md, "Secret values").
+ * `config-{app}` revision it ran with, whose values history keeps sealed (docs/releases.md,
+ * "Secret values"); when the app's rollback fails, `config-{app}` goes back to what runs.
  */
 
 import type * as k8s from '@kubernetes/client-node';
@@ -95,7 +95,7 @@ describe('releases and rollback', () => {
     expect(table).toMatch(/6\s+deployed\s+nginx:1\s+Rollback to 4/);
   });
 
-  it('refuses an unknown revision, and a value changed since, writing nothing', async () => {
+  it('refuses an unknown revision writing nothing, and brings back a value changed since', async () => {
     await ok(['config:set', 'refuse', 'A=1', '--wait']);
     await ok(['deploy', 'refuse', '--image', 'nginx:1', '--wait']);
     await ok(['config:set', 'refuse', 'A=2', '--wait']);
@@ -104,15 +104,39 @@ describe('releases and rollback', () => {
       const unknown = await fleet.cli(['releases:rollback', 'refuse', '9', '--wait']);
       expect(unknown.code).toBe(1);
       expect(unknown.stderr).toMatch(/app refuse has no revision 9 \(its revisions: 1, 2\)/);
-
-      // History never kept A=1, and the live Secret now holds A=2: refused, not half restored.
-      const changed = await fleet.cli(['releases:rollback', 'refuse', '1', '--wait']);
-      expect(changed.code).toBe(1);
-      expect(changed.stderr).toMatch(/revision 1 of config-refuse cannot be restored/);
     });
     expect(writes).toEqual([]);
-    expect(await envOf('refuse')).toEqual({ A: '2' });
     expect((await releases('refuse')).map((r) => r.revision)).toEqual([2, 1]);
+
+    // The live Secret holds A=2; history keeps A=1 sealed: the rollback restores it.
+    await ok(['releases:rollback', 'refuse', '1', '--wait']);
+    expect(await envOf('refuse')).toEqual({ A: '1' });
+    await ok(['deploy', 'refuse', '--image', 'nginx:2', '--wait']);
+    expect(await envOf('refuse')).toEqual({ A: '1' });
+  });
+
+  it('puts config back to what runs when the app rollback fails', async () => {
+    await ok(['properties:set', 'undo', 'deploy-timeout', '3', '--wait']);
+    await ok(['config:set', 'undo', 'A=1', '--wait']);
+    await ok(['deploy', 'undo', '--image', 'registry.example.com/undo:1', '--wait']);
+    await ok(['deploy', 'undo', '--image', 'registry.example.com/undo:2', '--wait']);
+    await ok(['config:set', 'undo', 'A=2', '--wait']);
+    // Revision 1's image is gone from the registry: its rollout cannot become available.
+    fleet.sim.settings.unpullableImages.push('registry.example.com/undo:1');
+
+    const failed = await fleet.cli(['releases:rollback', 'undo', '1', '--wait']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/ErrImagePull|ImagePullBackOff/);
+    expect(failed.stdout).toMatch(/config-undo: back at the values of revision \d+/);
+    // The pods that still serve (image undo:2) were started with A=2: config-undo holds it again.
+    expect(await envOf('undo')).toEqual({ A: '2' });
+    expect(await imageOf('undo')).toBe('registry.example.com/undo:1');
+
+    // The next job builds on what the app ran before the failed rollback.
+    fleet.sim.settings.unpullableImages.pop();
+    await ok(['config:set', 'undo', 'B=3', '--wait']);
+    expect(await envOf('undo')).toEqual({ A: '2', B: '3' });
+    expect(await imageOf('undo')).toBe('registry.example.com/undo:2');
   });
 
   it('says so for an app that does not exist (exit 1 from the read job)', async () => {

@@ -1,7 +1,8 @@
 /**
  * Secrets at rest (issue 11, case 9): the release history of `config-{app}` and
- * `pull-secret-{app}` in the system namespace keeps keys and digests, never a value; the live
- * Secrets in the app's namespace hold the values. Through real processes: CLI → Redis → worker
+ * `pull-secret-{app}` in the system namespace keeps keys, digests and the values sealed under the
+ * fleet key (for rollbacks), never a value in clear; the live Secrets in the app's namespace hold
+ * the values. Through real processes: CLI → Redis → worker
  * process → kube-sim over HTTP; the storage is read back by decoding every Secret of the system
  * namespace the way the driver writes it.
  */
@@ -186,19 +187,23 @@ describe('registry credentials at rest', () => {
 });
 
 describe('rollback', () => {
-  it('restores an older config revision only when the live Secret still holds its values', async () => {
+  it('restores an older config revision from the values history keeps sealed, never in clear', async () => {
     const { createReleaseEngine } = await import('../../src/releases/index.ts');
     const { Sealer } = await import('../../src/jobs/sealing.ts');
     await ok(['config:set', 'rolly', 'X=x-value-1', '--wait']);
     await ok(['config:set', 'rolly', 'Y=y-value-1', '--wait']);
     await until(() => (store.deployed('config-rolly')?.revision === 2 ? true : undefined), 'revision 2');
-    const engine = createReleaseEngine({
-      kube: fleet.kc,
-      history: store,
-      secretDigestKey: new Sealer(fleet.env.LONGSHORE_SECRET!).valueDigestKey(),
-    });
+    const sealer = new Sealer(fleet.env.LONGSHORE_SECRET!);
+    const engineWith = (secretSealKey?: Buffer) =>
+      createReleaseEngine({
+        kube: fleet.kc,
+        history: store,
+        secretDigestKey: sealer.valueDigestKey(),
+        ...(secretSealKey ? { secretSealKey } : {}),
+      });
+    const engine = engineWith(sealer.historySealKey());
     try {
-      // Revision 1 had X only, with the value the live Secret still holds: restored.
+      // Revision 1 had X only: Y goes.
       const rolled = await engine.rollback({
         release: 'config-rolly',
         revision: 1,
@@ -212,18 +217,31 @@ describe('rollback', () => {
       }, 'Y to be removed');
       expect(await liveData('config-rolly')).toEqual({ X: 'x-value-1' });
 
-      // X changed since revision 2: its old value is not stored anywhere, so that rollback is refused.
+      // X changed since revision 2: its old value comes back from history, where it is sealed.
       await ok(['config:set', 'rolly', 'X=x-value-2', '--wait']);
       await until(() => (store.deployed('config-rolly')?.revision === 4 ? true : undefined), 'revision 4');
-      await expect(
-        engine.rollback({ release: 'config-rolly', revision: 2, holder: 'op-2', wait: false }),
-      ).rejects.toThrow(
-        /revision 2 of config-rolly cannot be restored: .*X \(changed in Secret default\/config-rolly\)/,
-      );
-      expect(store.last('config-rolly')?.revision).toBe(4);
-      expect(await liveData('config-rolly')).toEqual({ X: 'x-value-2' });
+      await engine.rollback({ release: 'config-rolly', revision: 2, holder: 'op-2', wait: false });
+      await until(async () => {
+        const data = await liveData('config-rolly');
+        return data.X === 'x-value-1' ? data : undefined;
+      }, 'X back at x-value-1');
+      expect(await liveData('config-rolly')).toEqual({ X: 'x-value-1', Y: 'y-value-1' });
     } finally {
       await engine.stop();
+    }
+
+    // Without the seal key history holds no value it can open: a value the live Secret no longer
+    // has (X is x-value-1 now, revision 4 had x-value-2) is refused before any write.
+    const digestsOnly = engineWith();
+    try {
+      await expect(
+        digestsOnly.rollback({ release: 'config-rolly', revision: 4, holder: 'op-3', wait: false }),
+      ).rejects.toThrow(
+        /revision 4 of config-rolly cannot be restored: .*X \(changed in Secret default\/config-rolly\)/,
+      );
+      expect(store.last('config-rolly')?.revision).toBe(5);
+    } finally {
+      await digestsOnly.stop();
     }
     expect(await valuesFoundIn(fleet.core, SYSTEM, ['x-value-1', 'x-value-2', 'y-value-1'])).toEqual([]);
   });

@@ -3,9 +3,9 @@
  * and makes what later jobs build on follow it (docs/apps.md, "rollback"):
  *
  *   decide the target and read what it recorded (no write) → `config-{app}` back to the config
- *   revision deployed with it (refused before any write when the live Secret no longer holds a
- *   value of that revision) → the app release rolled back to the target (rollout awaited) → the
- *   target's spec saved in the app record.
+ *   revision deployed with it (its values opened from history, where they are sealed) → the app
+ *   release rolled back to the target (rollout awaited; when it fails, `config-{app}` goes back to
+ *   what the running pods were started with) → the target's spec saved in the app record.
  *
  * Every step is idempotent: a config release already at the target's content is left alone, the
  * engine does not roll back twice for the same job, and saving an equal spec writes nothing.
@@ -44,9 +44,10 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
     );
   const spec = record.spec;
 
-  // 2. config-{app}: the values the target ran with (the engine refuses before writing when a
-  // value of that revision is no longer in the live Secret).
-  await restoreConfig(ctx, cluster, app, target.revision, record.configRevision);
+  // 2. config-{app}: the values the target ran with (history keeps them sealed; the engine refuses
+  // before writing when an old revision keeps only a digest and the live Secret lost the value).
+  const configBefore = history.deployed(releaseNames.config(app))?.revision;
+  const configChanged = await restoreConfig(ctx, cluster, app, target.revision, record.configRevision);
 
   // 3. The app release.
   const forward = progressForwarder(ctx, app);
@@ -64,6 +65,8 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
     });
   } catch (err) {
     await forward.flush();
+    if (configChanged && configBefore !== undefined && !ctx.signal.aborted)
+      await undoConfig(ctx, cluster, app, configBefore);
     ctx.report(await releaseReport(history, release));
     throw err;
   } finally {
@@ -86,18 +89,19 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
   };
 };
 
+/** Rolls `config-{app}` back to the config revision the target ran with; true when it wrote one. */
 async function restoreConfig(
   ctx: HandlerContext<RollbackPayload>,
   cluster: Cluster,
   app: string,
   appRevision: number,
   configRevision: number | undefined,
-): Promise<void> {
+): Promise<boolean> {
   const { history, engine } = cluster;
   const release = releaseNames.config(app);
   if (configRevision === undefined) {
     await ctx.log(`${release}: revision ${appRevision} ran without config; left as it is`);
-    return;
+    return false;
   }
   const target = history.history(release).find((r) => r.revision === configRevision);
   if (!target)
@@ -110,7 +114,7 @@ async function restoreConfig(
     await ctx.log(
       `${release}: already holds the values of revision ${configRevision} (revision ${deployed.revision})`,
     );
-    return;
+    return false;
   }
   const r = await engine.rollback({
     release,
@@ -121,4 +125,37 @@ async function restoreConfig(
     onInterrupt: interruptDecision(ctx),
   });
   await ctx.log(`${release}: revision ${r.revision} deployed (rollback to ${configRevision})`);
+  return r.outcome !== 'noop';
+}
+
+/**
+ * The app's rollback failed, so its pods still run the revision before: `config-{app}` goes back
+ * to the revision those pods were started with, rather than leave them to restart into the
+ * target's env. Best effort: the job fails with the rollback's error either way, and a failure
+ * here is logged with what to do. (Not on shutdown: the retried job resumes the rollback instead.)
+ */
+async function undoConfig(
+  ctx: HandlerContext<RollbackPayload>,
+  cluster: Cluster,
+  app: string,
+  configRevision: number,
+): Promise<void> {
+  const release = releaseNames.config(app);
+  try {
+    const r = await cluster.engine.rollback({
+      release,
+      revision: configRevision,
+      holder: `${ctx.idempotencyKey}:undo`,
+      wait: false,
+      signal: ctx.signal,
+    });
+    await ctx.log(
+      `${release}: back at the values of revision ${configRevision} (revision ${r.revision}), since the app's rollback failed`,
+    );
+  } catch (err) {
+    await ctx.log(
+      `${release}: could not go back to revision ${configRevision} after the app's rollback failed ` +
+        `(${err instanceof Error ? err.message : String(err)}); run releases:rollback again or config:set`,
+    );
+  }
 }

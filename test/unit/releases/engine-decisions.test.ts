@@ -400,6 +400,56 @@ describe('failures and rollbacks', () => {
   });
 });
 
+describe('rollback of a release with a Secret', () => {
+  const CONFIG = { apiVersion: 'v1', kind: 'Secret', namespace: 'shop', name: 'config-shop' };
+  const config = (holder: string, value: string) => ({
+    app: 'shop',
+    release: 'config-shop',
+    chart: { name: 'config', version: '1.0.0' },
+    values: {},
+    objects: [
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'config-shop', namespace: 'shop' },
+        type: 'Opaque',
+        data: { A: Buffer.from(value).toString('base64') },
+      } as ReleaseObject,
+    ],
+    holder,
+    wait: false as const,
+  });
+  const liveValue = (cluster: MemoryCluster) =>
+    Buffer.from((cluster.object(CONFIG) as { data?: { A?: string } }).data?.A ?? '', 'base64').toString();
+
+  it('restores a value changed since from history, where it is sealed', async () => {
+    const { engine, cluster } = setup({ secretSealKey: Buffer.alloc(32, 3) });
+    await engine.upgrade(config('job-1', 'one'));
+    await engine.upgrade(config('job-2', 'two'));
+    expect(liveValue(cluster)).toBe('two');
+    expect(await engine.rollback({ release: 'config-shop', revision: 1, holder: 'job-3' })).toMatchObject({
+      outcome: 'deployed',
+      revision: 3,
+    });
+    expect(liveValue(cluster)).toBe('one');
+    // The rollback revision stores the same form as revision 1: a redeploy of 'one' is a no-op.
+    expect(await engine.upgrade(config('job-4', 'one'))).toMatchObject({ outcome: 'noop', revision: 3 });
+  });
+
+  it('without a seal key, refuses before any write when the live Secret lost the value', async () => {
+    const { engine, cluster, writesDuring } = setup();
+    await engine.upgrade(config('job-1', 'one'));
+    await engine.upgrade(config('job-2', 'two'));
+    const writes = await writesDuring(() =>
+      expect(engine.rollback({ release: 'config-shop', revision: 1, holder: 'job-3' })).rejects.toThrow(
+        /revision 1 of config-shop cannot be restored: .*A \(changed in Secret shop\/config-shop\)/,
+      ),
+    );
+    expect(writes).toEqual({ history: 0, cluster: [] });
+    expect(liveValue(cluster)).toBe('two');
+  });
+});
+
 describe('uninstall decisions', () => {
   it('marks the release uninstalling, deletes in reverse dependency order, then its history', async () => {
     const { engine, cluster, history } = setup();
