@@ -46,8 +46,11 @@ afterAll(async () => {
   await fleet?.stop();
 });
 
-/** Long enough to see the request in flight and kill the worker; short next to the lock's 3 s. */
-const HOLD_MS = 1_500;
+/**
+ * How long the simulator holds the request: the probe that sees it in flight polls every 50 ms in
+ * this process, where the hold's timer also runs, so the worker is killed before it is answered.
+ */
+const HOLD_MS = 1_000;
 
 /** One request held by a latency fault: the worker is killed while the simulator holds it. */
 interface HeldRequest extends Required<Pick<InFlightRequest, 'verb' | 'resource' | 'namespace' | 'name'>> {}
@@ -159,7 +162,7 @@ describe('a worker killed at each step of a rename', () => {
     async (c) => {
       const { from, to } = c;
       const before = await checks.prepare(from);
-      // One worker at a time: none runs between the kill and the next one's start (after `afterKill`).
+      // One worker at a time: none runs between the kill and the next one's start.
       const killed = fleet.workers.at(-1)!;
       const readyDelay = fleet.sim.settings.podReadyDelayMs;
       let held: HeldRequest | undefined;
@@ -182,6 +185,11 @@ describe('a worker killed at each step of a rename', () => {
         fleet.sim.faults.clear();
         fleet.sim.settings.podReadyDelayMs = readyDelay;
       }
+      // The rename is the head of OLD's lane (everything the case deployed before it is done), and
+      // its plan is what the killed worker left: no worker runs until the next one starts below.
+      const jobId = (await redis.zrange(keys.lanePending(`app.${from}`), 0, 0))[0]!;
+      expect(jobId).toMatch(new RegExp(`^app\\.${from}\\.\\d+$`));
+      expect(await readRenamePlan(redis, jobId)).toEqual({ step: c.recorded });
       // The held request reached the API server before its client died: it lands all the same.
       if (held) {
         const { resource, namespace, name, verb } = held;
@@ -192,10 +200,6 @@ describe('a worker killed at each step of a rename', () => {
           );
         }, `the held ${verb} of ${name} to land`);
       }
-      // The rename is the head of OLD's lane: everything the case deployed before it is done.
-      const jobId = (await redis.zrange(keys.lanePending(`app.${from}`), 0, 0))[0]!;
-      expect(jobId).toMatch(new RegExp(`^app\\.${from}\\.\\d+$`));
-      expect(await readRenamePlan(redis, jobId)).toEqual({ step: c.recorded });
       await c.afterKill?.(from, to, jobId);
       const next = await fleet.startWorker();
 
