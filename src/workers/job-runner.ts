@@ -42,7 +42,7 @@ import { supersessionOf } from '../jobs/contracts.ts';
 import { jobEnvelope } from '../jobs/envelope.ts';
 import { laneId } from '../jobs/lane.ts';
 import type { LaneStore } from '../jobs/ordering/lane-store.ts';
-import { readRenamed } from '../jobs/renamed.ts';
+import { clearRenamed, readRenamed, renamedVerdict } from '../jobs/renamed.ts';
 import { issuesOf, validateJob } from '../jobs/validate.ts';
 import { classifyError } from './failure.ts';
 import type { HandlerResult, JobInfo, WorkerServices } from './handler.ts';
@@ -212,7 +212,7 @@ export class JobRunner {
 
     try {
       const handler = this.deps.registry.get(info.type);
-      await refuseRenamedApp(this.deps.redis, running);
+      await refuseRenamedApp(this.deps.redis, job, running);
       const ctx = handlerContext(job, running, abortable, this.deps);
       const result = ((await handler(ctx)) ?? {}) as HandlerResult;
       const seconds = (Date.now() - started) / 1000;
@@ -285,12 +285,24 @@ export class JobRunner {
 
 /**
  * A job of an app lane whose app was renamed (src/jobs/renamed.ts) fails for good, naming the new
- * name — except the rename that left the marker, whose retry finishes its own work.
+ * name — except the rename that left the marker, whose retry finishes its own work, and a deploy
+ * enqueued (`job.timestamp`) after the rename finished, which takes the old name back: the marker
+ * goes before the deploy's first write, and the deploy creates the app anew.
  */
-async function refuseRenamedApp(redis: Redis, running: RunningJob): Promise<void> {
+async function refuseRenamedApp(redis: Redis, job: Job, running: RunningJob): Promise<void> {
   const app = running.app;
   if (!app || running.info.lane !== laneId({ kind: 'app', name: app })) return;
   const marker = await readRenamed(redis, app);
-  if (marker && marker.jobId !== running.info.id)
-    throw new PermanentError(`app ${app} was renamed to ${marker.name}`);
+  if (!marker) return;
+  const verdict = renamedVerdict(marker, {
+    id: running.info.id,
+    type: running.info.type,
+    enqueuedAt: job.timestamp,
+  });
+  if (verdict === 'run') return;
+  if (verdict === 'refuse') throw new PermanentError(`app ${app} was renamed to ${marker.name}`);
+  await clearRenamed(redis, app);
+  await job.log(
+    `app ${app} was renamed to ${marker.name} before this deploy was enqueued: ${app} is created anew`,
+  );
 }

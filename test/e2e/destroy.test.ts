@@ -8,12 +8,12 @@
 import { spawn } from 'node:child_process';
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../infra/kube-sim/types.ts';
 import { Sealer } from '../../src/jobs/sealing.ts';
 import { createReleaseEngine } from '../../src/releases/index.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 import { CLI } from '../helpers/processes.ts';
+import { appObjects } from '../helpers/sim.ts';
 import { until, within } from '../helpers/wait.ts';
 
 let fleet: DeployFleet;
@@ -41,18 +41,7 @@ async function deploy(app: string, image: string): Promise<string> {
   return fleet.deployWithRegistry(app, image, PROCFILE, APP_JSON);
 }
 
-/** Every object in the simulator that belongs to the app: its workloads, pods, Secrets, history. */
-function objectsOf(app: string): string[] {
-  const found: string[] = [];
-  for (const type of fleet.sim.store.typeKeys()) {
-    for (const o of fleet.sim.store.list(type) as KubeObject[]) {
-      const labels = o.metadata.labels ?? {};
-      if (labels['app.kubernetes.io/part-of'] === app || labels['longshore.dev/app'] === app)
-        found.push(`${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`);
-    }
-  }
-  return found.sort();
-}
+const objectsOf = (app: string) => appObjects(fleet.sim, app);
 
 /** The deleted ReplicaSet of a Deployment (`{deployment}-{pod-template-hash}`). */
 function replicaSetName(deletions: string[], deployment: string): string {

@@ -3,181 +3,37 @@
  * domain, a cron task, config, registry credentials, a storage mount and a leftover `tls-{old}`
  * release becomes the same app under the new name, with nothing of the old name left; renaming
  * onto an existing app (or from a missing one) fails before any write; a job for the old name
- * afterwards fails naming the new one; a worker killed mid-rename leaves a job the next worker
- * finishes with the same end state.
+ * enqueued before the rename ended fails naming the new one, and so does any job but a deploy
+ * afterwards, while a deploy afterwards creates the old name anew. A worker killed at each step:
+ * rename-crash.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appLabels } from '../../charts/labels.ts';
-import type { KubeObject } from '../../infra/kube-sim/types.ts';
-import { Sealer } from '../../src/jobs/sealing.ts';
-import { createReleaseEngine } from '../../src/releases/index.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
-import type { ReleaseObject } from '../../src/storage/types.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
+import { type AppRow, renameChecks } from '../helpers/rename-checks.ts';
 import { until } from '../helpers/wait.ts';
 
 let fleet: DeployFleet;
 let store: SecretReleaseStore;
+let checks: ReturnType<typeof renameChecks>;
 
 beforeAll(async () => {
   fleet = await startDeployFleet();
   await fleet.startWorker();
   store = await fleet.store();
-  await fleet.ok(['storage:create', 'files', '--size', '1Gi', '--host-path', '/srv/files', '--wait']);
+  checks = renameChecks(fleet, store);
+  await checks.createStorage();
 });
 
 afterAll(async () => {
   await fleet?.stop();
 });
 
-const PROCFILE = 'web: bundle exec puma -p 5000\n';
-const APP_JSON = JSON.stringify({ cron: [{ command: 'bin/rake cleanup', schedule: '@daily' }] });
-
-async function deploy(app: string): Promise<void> {
-  await fleet.ok(['domains:add', app, `${app}.example.com`, '--wait']);
-  await fleet.ok(['config:set', app, 'GREETING=hi', '--wait']);
-  await fleet.ok(['storage:mount', app, 'files:/files', '--wait']);
-  await fleet.deployWithRegistry(app, `registry.example.com/${app}:1`, PROCFILE, APP_JSON);
-}
-
-/** A `tls-{app}` release as an older longshore left it: one Secret of the app's, in history. */
-async function plantTls(app: string): Promise<void> {
-  const secretDigestKey = new Sealer(fleet.env.LONGSHORE_SECRET!).valueDigestKey();
-  const engine = createReleaseEngine({ kube: fleet.kc, history: store, secretDigestKey });
-  try {
-    await engine.upgrade({
-      app,
-      release: `tls-${app}`,
-      chart: { name: 'tls', version: '0.9.0' },
-      values: {},
-      objects: [
-        {
-          apiVersion: 'v1',
-          kind: 'Secret',
-          metadata: { name: `tls-${app}`, namespace: 'default', labels: appLabels(app) },
-          data: { 'tls.crt': Buffer.from('old').toString('base64') },
-        } as ReleaseObject,
-      ],
-      holder: 'older-longshore',
-      wait: false,
-    });
-  } finally {
-    await engine.stop();
-  }
-  await until(() => (store.releases(app).includes(`tls-${app}`) ? true : undefined), `tls-${app} in history`);
-}
-
-/** Every object in the simulator that belongs to the app: its workloads, pods, Secrets, history. */
-function objectsOf(app: string): string[] {
-  const found: string[] = [];
-  for (const type of fleet.sim.store.typeKeys()) {
-    for (const o of fleet.sim.store.list(type) as KubeObject[]) {
-      const labels = o.metadata.labels ?? {};
-      if (labels['app.kubernetes.io/part-of'] === app || labels['longshore.dev/app'] === app)
-        found.push(`${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`);
-    }
-  }
-  return found.sort();
-}
-
-/** The names of the app's objects, its own name replaced: what a rename must reproduce. */
-function shapeOf(app: string): string[] {
-  return (
-    objectsOf(app)
-      .filter((o) => /^(Deployment|CronJob|Ingress|Service|ServiceAccount|Secret) default\//.test(o))
-      .filter((o) => !o.startsWith('Secret default/tls-'))
-      // The app's name starts each object's name; an Ingress name also holds its domain (carried over
-      // as it was) and a hash of the whole.
-      .map((o) => o.replace(new RegExp(`default/(config-|pull-secret-)?${app}`), 'default/$1APP'))
-      .map((o) => (o.startsWith('Ingress ') ? o.replace(/-[0-9a-f]{8}$/, '-HASH') : o))
-      .sort()
-  );
-}
-
-async function secretData(name: string): Promise<Record<string, string>> {
-  return (await fleet.core.readNamespacedSecret({ name, namespace: 'default' })).data ?? {};
-}
-
-/** What the app serves: the web container's image and env source, the CronJob, the domain, the mount. */
-async function served(app: string) {
-  const web = await fleet.apps.readNamespacedDeployment({ name: `${app}-web`, namespace: 'default' });
-  const container = web.spec?.template.spec?.containers[0];
-  const cron = (
-    await fleet.batch.listNamespacedCronJob({
-      namespace: 'default',
-      labelSelector: `app.kubernetes.io/part-of=${app}`,
-    })
-  ).items;
-  const ingresses = (
-    await fleet.networking.listNamespacedIngress({
-      namespace: 'default',
-      labelSelector: `app.kubernetes.io/part-of=${app}`,
-    })
-  ).items;
-  return {
-    image: container?.image,
-    available: web.status?.availableReplicas,
-    cron: cron.map((c) => c.metadata?.name?.replace(app, 'APP')),
-    hosts: ingresses.flatMap((i) => (i.spec?.rules ?? []).map((r) => r.host)),
-    claims: (web.spec?.template.spec?.volumes ?? []).map((v) => v.persistentVolumeClaim?.claimName),
-    pullSecrets: (web.spec?.template.spec?.imagePullSecrets ?? []).map((s) => s.name?.replace(app, 'APP')),
-  };
-}
-
-interface AppRow {
-  name: string;
-  revision?: number;
-  image?: string;
-  renamedTo?: string;
-}
-
-async function expectRenamed(from: string, to: string, before: { shape: string[]; pull: string }) {
-  await until(() => (objectsOf(from).length === 0 ? true : undefined), `everything of ${from} to be gone`, {
-    timeoutMs: 30_000,
-  });
-  await until(() => (store.releases(from).length === 0 ? true : undefined), `${from} history to go`);
-  expect(store.releases(to)).toEqual([`config-${to}`, `pull-secret-${to}`, to]);
-  expect(store.apps.get(from)).toBeUndefined();
-  expect(store.apps.get(to)?.spec).toMatchObject({
-    app: to,
-    image: `registry.example.com/${from}:1`,
-    domains: [`${from}.example.com`],
-    mounts: [{ entry: 'files', mountPath: '/files' }],
-  });
-  expect(shapeOf(to)).toEqual(before.shape);
-  expect(await served(to)).toEqual({
-    image: `registry.example.com/${from}:1`,
-    available: 1,
-    cron: [expect.stringMatching(/^APP-cron-[a-z2-7]{8}$/)],
-    hosts: [`${from}.example.com`],
-    claims: ['storage-files'],
-    pullSecrets: ['pull-secret-APP'],
-  });
-  expect(await secretData(`config-${to}`)).toEqual({ GREETING: Buffer.from('hi').toString('base64') });
-  expect((await secretData(`pull-secret-${to}`))['.dockerconfigjson']).toBe(before.pull);
-  // The storage entry is fleet-wide: it stays.
-  expect(store.releases('files').length + store.history('storage-files').length).toBeGreaterThan(0);
-
-  const all = JSON.parse(await fleet.ok(['apps:list', '--all', '--json'])) as AppRow[];
-  expect(all.find((a) => a.name === to)).toMatchObject({
-    revision: 1,
-    image: `registry.example.com/${from}:1`,
-  });
-  expect(all.find((a) => a.name === from)).toMatchObject({ renamedTo: to });
-  expect(all.find((a) => a.name === from)?.revision).toBeUndefined();
-  expect(await fleet.ok(['apps:list'])).not.toMatch(new RegExp(`^${from}\\s`, 'm'));
-}
-
 describe('apps:rename', () => {
   it('moves a deployed app with a domain, cron task, config, mount and a leftover tls release to the new name', async () => {
-    await deploy('shop');
-    await plantTls('shop');
+    const before = await checks.prepare('shop');
     expect(store.releases('shop')).toEqual(['config-shop', 'pull-secret-shop', 'shop', 'tls-shop']);
-    const before = {
-      shape: shapeOf('shop'),
-      pull: (await secretData('pull-secret-shop'))['.dockerconfigjson']!,
-    };
-    const cronBefore = (await served('shop')).cron;
+    const cronBefore = (await checks.served('shop')).cron;
 
     const out = await fleet.ok(['apps:rename', 'shop', 'store', '--wait']);
     expect(out).toMatch(/-----> Renaming shop to store/);
@@ -185,9 +41,9 @@ describe('apps:rename', () => {
     expect(out).toMatch(/uninstalled shop \(\d+ objects?\)/);
     expect(out).toMatch(/uninstalled tls-shop \(1 object\)/);
     expect(out).toMatch(/completed: renamed shop to store/);
-    await expectRenamed('shop', 'store', before);
+    await checks.expectRenamed('shop', 'store', before);
     // The cron task keeps its suffix: only the app part of the CronJob's name changed.
-    expect((await served('store')).cron).toEqual(cronBefore);
+    expect((await checks.served('store')).cron).toEqual(cronBefore);
     // The old name's job history stays readable.
     expect(await fleet.ok(['jobs:show', 'app.shop.4'])).toMatch(/deployed registry\.example\.com\/shop:1/);
 
@@ -222,7 +78,7 @@ describe('apps:rename', () => {
 
 describe('ordering around a rename', () => {
   it('runs a deploy for the new name enqueued during the rename after it, on the spec the rename moved', async () => {
-    await deploy('early');
+    await checks.deploy('early');
     const readyDelay = fleet.sim.settings.podReadyDelayMs;
     fleet.sim.settings.podReadyDelayMs = 3_000;
     const renaming = fleet.cli(['apps:rename', 'early', 'later', '--wait'], { timeoutMs: 120_000 });
@@ -265,49 +121,65 @@ describe('ordering around a rename', () => {
   });
 });
 
-describe('a worker killed mid-rename', () => {
-  it('leaves a job the next worker finishes: the same end state as an uninterrupted rename', async () => {
-    await deploy('crashy');
-    await plantTls('crashy');
-    const before = {
-      shape: shapeOf('crashy'),
-      pull: (await secretData('pull-secret-crashy'))['.dockerconfigjson']!,
-    };
-    // Slow pods, so the new app release is still waiting for its rollout when its worker dies.
+describe('the old name after a rename', () => {
+  it('refuses jobs enqueued before the rename ended and jobs other than a deploy after; a later deploy creates it anew', async () => {
+    await fleet.ok(['deploy', 'elder', '--image', 'registry.example.com/elder:1', '--wait']);
+    // Slow pods, so the rename is still running when a deploy of the old name is enqueued.
     const readyDelay = fleet.sim.settings.podReadyDelayMs;
-    fleet.sim.settings.podReadyDelayMs = 4_000;
-    const [first] = fleet.workers;
-    const waiting = fleet.cli(['apps:rename', 'crashy', 'steady', '--wait'], { timeoutMs: 120_000 });
+    fleet.sim.settings.podReadyDelayMs = 2_000;
+    const renaming = fleet.cli(['apps:rename', 'elder', 'younger', '--wait'], { timeoutMs: 120_000 });
     await until(
-      () => (store.last('steady')?.status === 'pending-install' ? true : undefined),
-      'the new app release to be pending',
+      () => (store.last('younger')?.status === 'pending-install' ? true : undefined),
+      'the rename to be installing the new app release',
     );
-    first!.kill('SIGKILL');
-    await first!.exited;
+    const early = await fleet.cli(['deploy', 'elder', '--image', 'registry.example.com/elder:2', '--wait'], {
+      timeoutMs: 120_000,
+    });
+    const renamed = await renaming;
     fleet.sim.settings.podReadyDelayMs = readyDelay;
+    expect(renamed.code).toBe(0);
+    // A deploy enqueued while the rename ran waited behind it, then failed: elder was renamed.
+    expect(early.code).toBe(1);
+    expect(early.stdout + early.stderr).toMatch(/app elder was renamed to younger/);
+    expect(store.releases('elder')).toEqual([]);
 
-    await fleet.startWorker();
-    const result = await waiting;
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/completed: renamed crashy to steady/);
-    await expectRenamed('crashy', 'steady', before);
-    // Two attempts: the killed worker's, never ended, and the one that finished the saga.
-    const jobs = JSON.parse(await fleet.ok(['jobs:list', '--json'])) as {
-      id: string;
-      type: string;
-      lane?: string;
-    }[];
-    const rename = jobs.find((j) => j.type === 'rename' && j.lane === 'app.crashy');
-    const shown = JSON.parse(await fleet.ok(['jobs:show', rename!.id, '--json'])) as {
-      attempts: { pid: number; outcome?: string }[];
-    };
-    expect(shown.attempts.map((a) => [a.pid, a.outcome])).toEqual([
-      [first!.pid, undefined],
-      [fleet.workers.at(-1)!.pid, 'completed'],
-    ]);
-    // One revision of each new release: the retry continued the pending one, doubling nothing.
-    for (const release of ['steady', 'config-steady', 'pull-secret-steady'])
-      expect(store.history(release).map((r) => r.revision)).toEqual([1]);
+    // After the rename, any job but a deploy still fails naming the new name.
+    const config = await fleet.cli(['config:set', 'elder', 'GREETING=again', '--wait']);
+    expect(config.code).toBe(1);
+    expect(config.stdout + config.stderr).toMatch(/app elder was renamed to younger/);
+    const listed = JSON.parse(await fleet.ok(['apps:list', '--all', '--json'])) as AppRow[];
+    expect(listed.find((a) => a.name === 'elder')).toMatchObject({ renamedTo: 'younger' });
+    // The scheduled heal leaves the old name alone (its reconcile could only fail).
+    await fleet.ok(['sync', '--wait']);
+    const jobs = JSON.parse(await fleet.ok(['jobs:list', '--json'])) as { type: string; lane?: string }[];
+    const reconciles = jobs.filter((j) => j.type === 'reconcile').map((j) => j.lane);
+    expect(reconciles).toContain('app.younger');
+    expect(reconciles).not.toContain('app.elder');
+
+    // A deploy enqueued after the rename: elder is an app again, from revision 1, as after a destroy.
+    const younger = checks.objectsOf('younger');
+    const fresh = await fleet.ok(['deploy', 'elder', '--image', 'registry.example.com/elder:3', '--wait']);
+    expect(fresh).toMatch(/app elder was renamed to younger before this deploy was enqueued/);
+    expect(fresh).toMatch(/elder: revision 1 deployed/);
+    expect(store.history('elder').map((r) => [r.revision, r.status])).toEqual([[1, 'deployed']]);
+    expect(store.apps.get('elder')?.spec).toMatchObject({ image: 'registry.example.com/elder:3' });
+    const all = JSON.parse(await fleet.ok(['apps:list', '--all', '--json'])) as AppRow[];
+    expect(all.find((a) => a.name === 'elder')).toMatchObject({
+      revision: 1,
+      image: 'registry.example.com/elder:3',
+    });
+    expect(all.find((a) => a.name === 'elder')?.renamedTo).toBeUndefined();
+    expect(await fleet.ok(['apps:list'])).toMatch(/^elder\s/m);
+    // The new name is untouched: its objects, revision and image.
+    expect(checks.objectsOf('younger')).toEqual(younger);
+    expect(all.find((a) => a.name === 'younger')).toMatchObject({
+      revision: 1,
+      image: 'registry.example.com/elder:1',
+    });
+    expect(store.history('younger').map((r) => r.revision)).toEqual([1]);
+    const web = await fleet.apps.readNamespacedDeployment({ name: 'younger-web', namespace: 'default' });
+    expect(web.spec?.template.spec?.containers[0]?.image).toBe('registry.example.com/elder:1');
+    // And elder takes any job again.
+    expect(await fleet.ok(['config:set', 'elder', 'GREETING=back', '--wait'])).toMatch(/elder: revision 2/);
   });
 });

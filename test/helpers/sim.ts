@@ -1,6 +1,7 @@
 /** A kube-sim on a free loopback port and real @kubernetes/client-node clients for it. */
 import * as k8s from '@kubernetes/client-node';
 import { type Sim, type SimOptions, startSim } from '../../infra/kube-sim/sim.ts';
+import type { KubeObject } from '../../infra/kube-sim/types.ts';
 
 export interface SimClients {
   sim: Sim;
@@ -46,4 +47,20 @@ export async function statusOf(
     return body as { code: number; reason: string; message: string; details?: Record<string, unknown> };
   }
   throw new Error('expected the call to fail');
+}
+
+/**
+ * Every object in the simulator that belongs to the app (its workloads, pods, Secrets, release
+ * history), as `Kind namespace/name`, sorted.
+ */
+export function appObjects(sim: Sim, app: string): string[] {
+  const found: string[] = [];
+  for (const type of sim.store.typeKeys()) {
+    for (const o of sim.store.list(type) as KubeObject[]) {
+      const labels = o.metadata.labels ?? {};
+      if (labels['app.kubernetes.io/part-of'] === app || labels['longshore.dev/app'] === app)
+        found.push(`${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`);
+    }
+  }
+  return found.sort();
 }

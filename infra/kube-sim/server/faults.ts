@@ -1,6 +1,6 @@
 /**
  * Fault injection for chaos tests: error answers (500, 503, 429 with Retry-After) at a rate per
- * verb and resource, added latency, connection resets, and (through the simulator) dropped
+ * verb and resource (optionally one object's namespace and name), added latency, connection resets, and (through the simulator) dropped
  * watches and forced history compaction.
  */
 import type { Verb } from './request-log.ts';
@@ -10,6 +10,10 @@ export interface FaultRule {
   verb?: Verb;
   /** `group/plural` (core: `/secrets`); every resource when absent. */
   resource?: string;
+  /** The object's namespace; every namespace (and cluster-scoped objects) when absent. */
+  namespace?: string;
+  /** The object's name (a request on a collection has none); every request when absent. */
+  name?: string;
   /** Fraction of matching requests that fail, 0..1. */
   errorRate?: number;
   /** Status of injected errors: 500 (default), 503 or 429. */
@@ -53,11 +57,13 @@ export class Faults {
     return this.rules.map(({ used: _u, ...rule }) => rule);
   }
 
-  decide(verb: Verb, resource: string): FaultDecision {
+  decide(verb: Verb, resource: string, namespace?: string, name?: string): FaultDecision {
     let latencyMs = 0;
     for (const rule of this.rules) {
       if (rule.verb && rule.verb !== verb) continue;
       if (rule.resource && rule.resource !== resource) continue;
+      if (rule.namespace !== undefined && rule.namespace !== namespace) continue;
+      if (rule.name !== undefined && rule.name !== name) continue;
       latencyMs += rule.latencyMs ?? 0;
       if (rule.limit !== undefined && rule.used >= rule.limit) continue;
       if (rule.resetRate && this.random() < rule.resetRate) {

@@ -91,11 +91,12 @@ function verbOf(method: string, r: Route, query: URLSearchParams): Verb {
   }
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+async function readBody(req: IncomingMessage, onChunk: (bytes: number) => void): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
+    onChunk((chunk as Buffer).length);
     if (size > MAX_REQUEST_BYTES) throw statusErrors.requestEntityTooLarge(MAX_REQUEST_BYTES);
     chunks.push(chunk as Buffer);
   }
@@ -182,6 +183,8 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     query: URLSearchParams,
     verb: Verb,
     warnings: string[],
+    /** The request body, read from the moment the request arrived. */
+    received: Promise<Buffer>,
   ): Promise<HttpAnswer | undefined> {
     const method = req.method ?? 'GET';
     switch (r.kind) {
@@ -221,7 +224,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       case 'health':
         return new HttpAnswer(200, 'ok', 'text/plain; charset=utf-8');
       case 'admin': {
-        const raw = method === 'GET' ? Buffer.alloc(0) : await readBody(req);
+        const raw = method === 'GET' ? Buffer.alloc(0) : await received;
         const body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
         return new HttpAnswer(200, await deps.admin(method, r.path, query, body));
       }
@@ -274,27 +277,27 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       case 'create': {
         if (r.name !== undefined) throw statusErrors.methodNotAllowed();
         const duplicates: string[] = [];
-        const body = parseBody(await readBody(req), req.headers['content-type'], false, duplicates);
+        const body = parseBody(await received, req.headers['content-type'], false, duplicates);
         const created = deps.service.create({ ...apiReq, duplicateFields: duplicates }, body);
         return new HttpAnswer(201, created);
       }
       case 'update': {
         if (r.name === undefined) throw statusErrors.methodNotAllowed();
         const duplicates: string[] = [];
-        const body = parseBody(await readBody(req), req.headers['content-type'], false, duplicates);
+        const body = parseBody(await received, req.headers['content-type'], false, duplicates);
         return new HttpAnswer(200, deps.service.update({ ...apiReq, duplicateFields: duplicates }, body));
       }
       case 'patch': {
         if (r.name === undefined) throw statusErrors.methodNotAllowed();
         const contentType = req.headers['content-type'] ?? '';
-        const body = parseBody(await readBody(req), contentType, true);
+        const body = parseBody(await received, contentType, true);
         const before = deps.store.get(`${r.type.group}/${r.type.plural}`, r.namespace, r.name);
         const patched = deps.service.patch(apiReq, contentType, body);
         // Apply creating the object answers 201, like create.
         return new HttpAnswer(before ? 200 : 201, patched);
       }
       case 'delete': {
-        const raw = await readBody(req);
+        const raw = await received;
         const body = raw.length > 0 ? parseBody(raw, req.headers['content-type'], false) : undefined;
         const result = deps.service.delete(apiReq, deleteOptionsFrom(query, body));
         return new HttpAnswer(
@@ -303,7 +306,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         );
       }
       case 'deletecollection': {
-        const raw = await readBody(req);
+        const raw = await received;
         const body = raw.length > 0 ? parseBody(raw, req.headers['content-type'], false) : undefined;
         return new HttpAnswer(200, deps.service.deleteCollection(apiReq, deleteOptionsFrom(query, body)));
       }
@@ -321,15 +324,31 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     const resource = r.kind === 'resource' ? `${r.type.group}/${r.type.plural}` : '';
     let bytesIn = 0;
     let bytesOut = 0;
-    req.on('data', (chunk: Buffer) => {
-      bytesIn += chunk.length;
+    // Read as it arrives, before a fault's added latency: a stream read later has lost its data.
+    const received = readBody(req, (bytes) => {
+      bytesIn += bytes;
     });
+    received.catch(() => undefined);
     const write = res.write.bind(res);
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
       if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) bytesOut += Buffer.byteLength(chunk);
       return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
     }) as typeof res.write;
+    const served =
+      r.kind === 'admin'
+        ? undefined
+        : deps.log.opened({
+            at: Date.now(),
+            verb,
+            method: req.method ?? 'GET',
+            path: url.pathname,
+            resource,
+            ...(r.kind === 'resource' && r.subresource ? { subresource: r.subresource } : {}),
+            ...(r.kind === 'resource' && r.namespace ? { namespace: r.namespace } : {}),
+            ...(r.kind === 'resource' && r.name ? { name: r.name } : {}),
+          });
     res.on('close', () => {
+      served?.();
       const record: RequestRecord = {
         at: Date.now(),
         verb,
@@ -378,7 +397,9 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
 
     const run = async () => {
       const fault =
-        r.kind === 'resource' ? deps.faults.decide(verb, resource) : { kind: 'pass' as const, latencyMs: 0 };
+        r.kind === 'resource'
+          ? deps.faults.decide(verb, resource, r.namespace, r.name)
+          : { kind: 'pass' as const, latencyMs: 0 };
       if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
       if (fault.kind === 'reset') {
         req.socket.destroy();
@@ -395,7 +416,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         throw statusErrors.internal('injected fault');
       }
       const requestWarnings: string[] = [];
-      const answering = dispatch(req, res, r, query, verb, requestWarnings);
+      const answering = dispatch(req, res, r, query, verb, requestWarnings, received);
       const answer = await (durable ? answering.finally(durable) : answering);
       if (answer) send(answer, requestWarnings);
     };

@@ -1,6 +1,8 @@
 /**
  * Every request the simulator served: verb, resource, namespace, name, status, bytes and time.
- * Tests and benchmarks assert on it ("a no-op redeploy performs zero writes") and reset it.
+ * Tests and benchmarks assert on it ("a no-op redeploy performs zero writes") and reset it. A
+ * request is recorded when its connection closes; until then it is in flight (`inFlight`), which
+ * lets a test act while a slow request (a latency fault) is being served.
  */
 
 export type Verb =
@@ -32,11 +34,29 @@ export interface RequestRecord {
   contentType?: string;
 }
 
+/** A request being served: what its record will say, less the answer. */
+export type InFlightRequest = Pick<
+  RequestRecord,
+  'at' | 'verb' | 'method' | 'path' | 'resource' | 'subresource' | 'namespace' | 'name'
+>;
+
+type RequestFilter = Partial<Pick<RequestRecord, 'verb' | 'resource' | 'namespace' | 'name'>>;
+
+function matches(r: InFlightRequest, filter: RequestFilter): boolean {
+  return (
+    (filter.verb === undefined || r.verb === filter.verb) &&
+    (filter.resource === undefined || r.resource === filter.resource) &&
+    (filter.namespace === undefined || r.namespace === filter.namespace) &&
+    (filter.name === undefined || r.name === filter.name)
+  );
+}
+
 export const WRITE_VERBS: Verb[] = ['create', 'update', 'patch', 'delete', 'deletecollection'];
 
 export class RequestLog {
   private records: RequestRecord[] = [];
   private dropped = 0;
+  private readonly open = new Set<InFlightRequest>();
 
   constructor(private readonly capacity = 200_000) {}
 
@@ -49,17 +69,20 @@ export class RequestLog {
     }
   }
 
+  /** A request arrived; the returned function marks it served (its record is `add`ed then). */
+  opened(request: InFlightRequest): () => void {
+    this.open.add(request);
+    return () => this.open.delete(request);
+  }
+
+  /** Requests arrived and not yet closed (watches among them), optionally filtered. */
+  inFlight(filter: RequestFilter = {}): InFlightRequest[] {
+    return [...this.open].filter((r) => matches(r, filter));
+  }
+
   /** Records so far, optionally filtered. */
-  entries(
-    filter: Partial<Pick<RequestRecord, 'verb' | 'resource' | 'namespace' | 'name'>> = {},
-  ): RequestRecord[] {
-    return this.records.filter(
-      (r) =>
-        (filter.verb === undefined || r.verb === filter.verb) &&
-        (filter.resource === undefined || r.resource === filter.resource) &&
-        (filter.namespace === undefined || r.namespace === filter.namespace) &&
-        (filter.name === undefined || r.name === filter.name),
-    );
+  entries(filter: RequestFilter = {}): RequestRecord[] {
+    return this.records.filter((r) => matches(r, filter));
   }
 
   /** Counts by verb, and reads/writes, with bytes. */

@@ -1,9 +1,12 @@
 /**
  * The simulator's admin API over HTTP (a path no real client uses): request log and counters,
- * fault injection (errors, latency, connection resets), forced compaction and dropped watches.
+ * fault injection (errors, latency, connection resets; per resource or per object), requests in
+ * flight, forced compaction and dropped watches.
  */
+import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimClients, startSimWithClients, statusOf } from '../../helpers/sim.ts';
+import { until } from '../../helpers/wait.ts';
 
 describe('kube-sim admin API', () => {
   let c: SimClients;
@@ -58,6 +61,27 @@ describe('kube-sim admin API', () => {
     await admin('PUT', 'faults', [{ verb: 'list', resource: '/secrets', resetRate: 1, limit: 1 }]);
     await expect(c.core.listNamespacedSecret({ namespace: 'default' })).rejects.toThrow();
     expect((await c.core.listNamespacedSecret({ namespace: 'default' })).items).toEqual([]);
+    expect(await admin('DELETE', 'faults')).toEqual([]);
+  });
+
+  it('delays one named object’s write, shows it in flight, then serves it with its body', async () => {
+    await admin('PUT', 'faults', [
+      { verb: 'create', resource: '/configmaps', namespace: 'default', name: 'slow', latencyMs: 60_000 },
+      { verb: 'patch', resource: '/configmaps', namespace: 'default', name: 'held', latencyMs: 400 },
+    ]);
+    // Another object of the same kind is not delayed (the rule names one object).
+    await c.core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'held' } } });
+    const patching = c.core.patchNamespacedConfigMap(
+      { namespace: 'default', name: 'held', body: { data: { kept: 'yes' } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    const filter = { verb: 'patch', name: 'held' } as const;
+    await until(() => c.sim.requests.inFlight(filter).length === 1 || undefined, 'the patch in flight');
+    expect(c.sim.requests.entries(filter)).toEqual([]);
+    // Held past the request's arrival, its body was still read: the patch applies.
+    expect((await patching).data).toEqual({ kept: 'yes' });
+    expect(c.sim.requests.inFlight(filter)).toEqual([]);
+    expect(c.sim.requests.entries(filter)).toEqual([expect.objectContaining({ status: 200 })]);
     expect(await admin('DELETE', 'faults')).toEqual([]);
   });
 
