@@ -10,6 +10,10 @@ export interface FaultRule {
   verb?: Verb;
   /** `group/plural` (core: `/secrets`); every resource when absent. */
   resource?: string;
+  /** Only requests in this namespace; every namespace (and cluster-scoped requests) when absent. */
+  namespace?: string;
+  /** Only requests for the object of this name (not collections); every request when absent. */
+  name?: string;
   /** Fraction of matching requests that fail, 0..1. */
   errorRate?: number;
   /** Status of injected errors: 500 (default), 503 or 429. */
@@ -20,7 +24,10 @@ export interface FaultRule {
   latencyMs?: number;
   /** Fraction of matching requests whose connection is reset without an answer. */
   resetRate?: number;
-  /** Stop after injecting this many errors or resets. */
+  /**
+   * Stop after injecting this many errors or resets; a rule with neither (latency only) stops
+   * after delaying this many requests.
+   */
   limit?: number;
 }
 
@@ -30,7 +37,7 @@ export type FaultDecision =
   | { kind: 'reset'; latencyMs: number };
 
 export class Faults {
-  private rules: (FaultRule & { used: number })[] = [];
+  private rules: (FaultRule & { used: number; matched: number })[] = [];
   private readonly random: () => number;
 
   constructor(random: () => number = Math.random) {
@@ -38,11 +45,11 @@ export class Faults {
   }
 
   set(rules: FaultRule[]): void {
-    this.rules = rules.map((r) => ({ ...r, used: 0 }));
+    this.rules = rules.map((r) => ({ ...r, used: 0, matched: 0 }));
   }
 
   add(rule: FaultRule): void {
-    this.rules.push({ ...rule, used: 0 });
+    this.rules.push({ ...rule, used: 0, matched: 0 });
   }
 
   clear(): void {
@@ -50,15 +57,32 @@ export class Faults {
   }
 
   list(): FaultRule[] {
-    return this.rules.map(({ used: _u, ...rule }) => rule);
+    return this.rules.map(({ used: _u, matched: _m, ...rule }) => rule);
   }
 
-  decide(verb: Verb, resource: string): FaultDecision {
+  /**
+   * How many requests each rule has matched so far (in the order of list()), counted when they
+   * arrive: a test waits for a delayed request to be in flight before it lets the race run.
+   */
+  matched(): number[] {
+    return this.rules.map((r) => r.matched);
+  }
+
+  decide(verb: Verb, resource: string, namespace?: string, name?: string): FaultDecision {
     let latencyMs = 0;
     for (const rule of this.rules) {
       if (rule.verb && rule.verb !== verb) continue;
       if (rule.resource && rule.resource !== resource) continue;
+      if (rule.namespace !== undefined && rule.namespace !== namespace) continue;
+      if (rule.name !== undefined && rule.name !== name) continue;
+      const latencyOnly = !rule.errorRate && !rule.resetRate;
+      if (latencyOnly && rule.limit !== undefined && rule.used >= rule.limit) continue;
+      rule.matched++;
       latencyMs += rule.latencyMs ?? 0;
+      if (latencyOnly) {
+        if (rule.latencyMs) rule.used++;
+        continue;
+      }
       if (rule.limit !== undefined && rule.used >= rule.limit) continue;
       if (rule.resetRate && this.random() < rule.resetRate) {
         rule.used++;

@@ -324,6 +324,10 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     req.on('data', (chunk: Buffer) => {
       bytesIn += chunk.length;
     });
+    // The listener alone would let the body flow (into the count only) on the next tick: a request
+    // delayed by a latency fault would then find its body gone. Paused, it waits for readBody,
+    // whose reads still pass each chunk through the listener.
+    req.pause();
     const write = res.write.bind(res);
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
       if (typeof chunk === 'string' || Buffer.isBuffer(chunk)) bytesOut += Buffer.byteLength(chunk);
@@ -366,6 +370,8 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       res.end(text);
     };
     const fail = (err: unknown) => {
+      // A request refused before its body was read: drain it, so the connection can go on.
+      req.resume();
       const status =
         err instanceof StatusError ? err : statusErrors.internal((err as Error).message ?? String(err));
       if (res.headersSent) {
@@ -378,7 +384,9 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
 
     const run = async () => {
       const fault =
-        r.kind === 'resource' ? deps.faults.decide(verb, resource) : { kind: 'pass' as const, latencyMs: 0 };
+        r.kind === 'resource'
+          ? deps.faults.decide(verb, resource, r.namespace, r.name)
+          : { kind: 'pass' as const, latencyMs: 0 };
       if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
       if (fault.kind === 'reset') {
         req.socket.destroy();

@@ -2,7 +2,10 @@
  * `mounts` (`storage:mount`, `storage:unmount`): a change of the app's spec, deployed like domains
  * or ports, so every Deployment and CronJob of the app gets (or loses) the volume. A mount is
  * refused before anything is written when its entry has no deployed `storage-{entry}` release or
- * lives in another namespace than the app (a pod can only claim a PVC of its own namespace).
+ * lives in another namespace than the app (a pod can only claim a PVC of its own namespace). A
+ * mount runs only after the entry's jobs enqueued before it (it holds the entry's lane through a
+ * barrier, src/jobs/schemas/mounts.ts): an earlier storage:destroy has removed the entry by then,
+ * and the check refuses it.
  */
 import { namespaceOf } from '../../apps/chart-values.ts';
 import { applyMounts } from '../../apps/mutations.ts';

@@ -2,6 +2,7 @@
  * The simulator's admin API over HTTP (a path no real client uses): request log and counters,
  * fault injection (errors, latency, connection resets), forced compaction and dropped watches.
  */
+import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SimClients, startSimWithClients, statusOf } from '../../helpers/sim.ts';
 
@@ -58,6 +59,27 @@ describe('kube-sim admin API', () => {
     await admin('PUT', 'faults', [{ verb: 'list', resource: '/secrets', resetRate: 1, limit: 1 }]);
     await expect(c.core.listNamespacedSecret({ namespace: 'default' })).rejects.toThrow();
     expect((await c.core.listNamespacedSecret({ namespace: 'default' })).items).toEqual([]);
+    expect(await admin('DELETE', 'faults')).toEqual([]);
+  });
+
+  it('a write delayed by latency keeps its body, and a write refused before its body was read leaves the connection usable', async () => {
+    await admin('PUT', 'faults', [
+      { verb: 'patch', resource: '/configmaps', name: 'x', latencyMs: 200, limit: 1 },
+      { verb: 'create', resource: '/configmaps', errorRate: 1, status: 500, limit: 1 },
+    ]);
+    const patched = await c.core.patchNamespacedConfigMap(
+      { namespace: 'default', name: 'x', body: { data: { k: 'v' } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    expect(patched.data).toEqual({ k: 'v' });
+    expect(c.sim.faults.matched()).toEqual([1, 0]);
+    const big = { metadata: { name: 'big' }, data: { k: 'x'.repeat(200_000) } };
+    expect((await statusOf(c.core.createNamespacedConfigMap({ namespace: 'default', body: big }))).code).toBe(
+      500,
+    );
+    expect((await c.core.createNamespacedConfigMap({ namespace: 'default', body: big })).metadata?.name).toBe(
+      'big',
+    );
     expect(await admin('DELETE', 'faults')).toEqual([]);
   });
 
