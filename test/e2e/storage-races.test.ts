@@ -148,7 +148,7 @@ describe('storage:mount and storage:destroy of one entry, enqueued together', ()
 
     const state = await endState(app, entry);
     expectConsistent(state, entry);
-    expect(m.state).toBe('completed');
+    expect(m, 'the mount').toEqual({ state: 'completed', reason: '' });
     expect(d).toEqual({
       state: 'failed',
       reason: `storage entry ${entry} is mounted by ${app} (/mnt/${entry}); unmount it first`,
@@ -185,8 +185,8 @@ describe('storage:mount and storage:destroy of one entry, enqueued together', ()
 
     const state = await endState(app, entry);
     expectConsistent(state, entry);
-    expect(d.state).toBe('completed');
-    expect(m.state).toBe('failed');
+    expect(d, 'the destroy').toEqual({ state: 'completed', reason: '' });
+    expect(m.state, `the mount: ${m.reason}`).toBe('failed');
     expect(m.reason).toMatch(`storage entry ${entry} does not exist`);
     expect(state).toEqual({ entryExists: false, specMounts: false, deploymentClaims: false });
   });
@@ -211,7 +211,10 @@ describe('storage:mount and storage:destroy of one entry, enqueued together', ()
       const state = await endState(app, entry);
       expectConsistent(state, entry);
       // Exactly one of the two went through: the one enqueued first.
-      expect({ mount: mounted.state, destroy: destroyed.state }, entry).toEqual(
+      expect(
+        { mount: mounted.state, destroy: destroyed.state },
+        `${entry}: ${mounted.reason} ${destroyed.reason}`,
+      ).toEqual(
         first === 'mount'
           ? { mount: 'completed', destroy: 'failed' }
           : { mount: 'failed', destroy: 'completed' },
