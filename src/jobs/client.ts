@@ -80,11 +80,13 @@ export class JobClient {
 
     const id = laneId(lane);
     const supersedeKey = job.contract.supersedeKey ?? '';
-    const reserved = await this.lanes.reserve(id, supersedeKey);
     const barrierLane = job.contract.barrierLane?.(job.payload);
     const barrier = barrierLane ? laneId(barrierLane) : undefined;
+    // Both positions in one script: every lane then orders jobs by the moment they were reserved,
+    // so a job only ever waits for earlier ones and two jobs never wait for each other
+    // (docs/ordering.md, "Barriers").
+    const reserved = await this.lanes.reserve(id, supersedeKey, barrier);
     try {
-      if (barrier) await this.lanes.reserve(barrier, '', reserved.jobId);
       await this.add(
         job.type,
         { ...envelope, lane: id, seq: reserved.seq },

@@ -43,9 +43,10 @@ export interface JobContract<T = unknown> {
   /** The lane that orders this job; undefined for jobs that need no ordering (one-off runs, reads). */
   lane(payload: T): Lane | undefined;
   /**
-   * A second lane the job holds (a rename: the new name's). The producer reserves a barrier there,
-   * the job's own id at that lane's next position, so the lane's later jobs wait until this one
-   * has finished (docs/ordering.md, "Barriers").
+   * A second lane the job holds (a rename: the new name's; a mount: its storage entry's). The
+   * producer reserves a barrier there, the job's own id at that lane's next position, in the same
+   * script as its own: the job starts once it heads both lanes, and the lane's later jobs wait
+   * until it has finished (docs/ordering.md, "Barriers").
    */
   barrierLane?(payload: T): Lane | undefined;
   /**

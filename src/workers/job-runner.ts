@@ -6,6 +6,9 @@
  *   picked ─► valid? ──no──► fail at once (UnrecoverableError), leave the lane
  *               │yes
  *               ▼
+ *           holds a barrier lane and is not its head? ──yes──► park, as below, in that lane
+ *               │no
+ *               ▼
  *           head of lane? ──no──► park: back to `delayed`, promoted when the head finishes
  *               │yes
  *               ▼
@@ -148,6 +151,15 @@ export class JobRunner {
     let previousAttemptsJson: string[];
     let attemptNumber: number;
     if (lane) {
+      const barrier = contract.barrierLane?.(payload);
+      if (barrier) {
+        // A job holding a second lane (docs/ordering.md, "Barriers") starts only once it heads that
+        // one too: the jobs enqueued there before it run first. It is promoted when the one ahead
+        // of it there finishes (that lane's own finish returns it as the next head).
+        const other = laneId(barrier);
+        const turn = await this.deps.lanes.turn(other, jobId, this.deps.reservationGraceMs);
+        if (turn === 'behind') return park(this.deps, job, token, other, type, '');
+      }
       const decision = await this.deps.lanes.acquire({
         lane,
         jobId,

@@ -127,6 +127,24 @@ describe('longshore CLI', () => {
     expect(await fleet.jobState(id)).toBe('failed');
   });
 
+  it("refuses to retry a failed mount (it gave up its entry's lane), not a failed unmount", async () => {
+    // No mounts handler here either: both fail at once.
+    const mounted = await runCli(['storage:mount', 'mounty', 'data:/data', '--wait'], fleet.env);
+    expect(mounted.code).toBe(1);
+    const retry = await runCli(['jobs:retry', 'app.mounty.1'], fleet.env);
+    expect(retry.code).toBe(2);
+    expect(retry.stderr).toMatch(
+      /is a mounts, which cannot be retried: enqueue it again \(storage:mount APP ENTRY:\/path\); it held lane storage\.data too/,
+    );
+    expect(await fleet.jobState('app.mounty.1')).toBe('failed');
+
+    const unmounted = await runCli(['storage:unmount', 'mounty', 'data:/data', '--wait'], fleet.env);
+    expect(unmounted.code).toBe(1);
+    const again = await runCli(['jobs:retry', 'app.mounty.2'], fleet.env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/app\.mounty\.2 retried/);
+  });
+
   it('supersedes a queued deploy with a newer one, and --wait follows it', async () => {
     // Hold the lane with a job that runs until cancelled, then queue two deploys behind it.
     const holder = await fleet.jobs.enqueue(

@@ -1,6 +1,6 @@
 /**
  * Fault injection for chaos tests: error answers (500, 503, 429 with Retry-After) at a rate per
- * verb and resource (optionally one object's namespace and name), added latency, connection resets, and (through the simulator) dropped
+ * verb and resource, added latency, connection resets, and (through the simulator) dropped
  * watches and forced history compaction.
  */
 import type { Verb } from './request-log.ts';
@@ -10,9 +10,9 @@ export interface FaultRule {
   verb?: Verb;
   /** `group/plural` (core: `/secrets`); every resource when absent. */
   resource?: string;
-  /** The object's namespace; every namespace (and cluster-scoped objects) when absent. */
+  /** Only requests in this namespace; every namespace (and cluster-scoped requests) when absent. */
   namespace?: string;
-  /** The object's name (a request on a collection has none); every request when absent. */
+  /** Only requests for the object of this name (not collections); every request when absent. */
   name?: string;
   /** Fraction of matching requests that fail, 0..1. */
   errorRate?: number;
@@ -24,7 +24,10 @@ export interface FaultRule {
   latencyMs?: number;
   /** Fraction of matching requests whose connection is reset without an answer. */
   resetRate?: number;
-  /** Stop after injecting this many errors or resets. */
+  /**
+   * Stop after injecting this many errors or resets; a rule with neither (latency only) stops
+   * after delaying this many requests.
+   */
   limit?: number;
 }
 
@@ -34,7 +37,7 @@ export type FaultDecision =
   | { kind: 'reset'; latencyMs: number };
 
 export class Faults {
-  private rules: (FaultRule & { used: number })[] = [];
+  private rules: (FaultRule & { used: number; matched: number })[] = [];
   private readonly random: () => number;
 
   constructor(random: () => number = Math.random) {
@@ -42,11 +45,11 @@ export class Faults {
   }
 
   set(rules: FaultRule[]): void {
-    this.rules = rules.map((r) => ({ ...r, used: 0 }));
+    this.rules = rules.map((r) => ({ ...r, used: 0, matched: 0 }));
   }
 
   add(rule: FaultRule): void {
-    this.rules.push({ ...rule, used: 0 });
+    this.rules.push({ ...rule, used: 0, matched: 0 });
   }
 
   clear(): void {
@@ -54,7 +57,15 @@ export class Faults {
   }
 
   list(): FaultRule[] {
-    return this.rules.map(({ used: _u, ...rule }) => rule);
+    return this.rules.map(({ used: _u, matched: _m, ...rule }) => rule);
+  }
+
+  /**
+   * How many requests each rule has matched so far (in the order of list()), counted when they
+   * arrive: a test waits for a delayed request to be in flight before it lets the race run.
+   */
+  matched(): number[] {
+    return this.rules.map((r) => r.matched);
   }
 
   decide(verb: Verb, resource: string, namespace?: string, name?: string): FaultDecision {
@@ -64,7 +75,14 @@ export class Faults {
       if (rule.resource && rule.resource !== resource) continue;
       if (rule.namespace !== undefined && rule.namespace !== namespace) continue;
       if (rule.name !== undefined && rule.name !== name) continue;
+      const latencyOnly = !rule.errorRate && !rule.resetRate;
+      if (latencyOnly && rule.limit !== undefined && rule.used >= rule.limit) continue;
+      rule.matched++;
       latencyMs += rule.latencyMs ?? 0;
+      if (latencyOnly) {
+        if (rule.latencyMs) rule.used++;
+        continue;
+      }
       if (rule.limit !== undefined && rule.used >= rule.limit) continue;
       if (rule.resetRate && this.random() < rule.resetRate) {
         rule.used++;

@@ -385,6 +385,8 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       res.end(text);
     };
     const fail = (err: unknown) => {
+      // A request refused before its body was read: drain it, so the connection can go on.
+      req.resume();
       const status =
         err instanceof StatusError ? err : statusErrors.internal((err as Error).message ?? String(err));
       if (res.headersSent) {

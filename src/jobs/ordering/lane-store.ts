@@ -76,11 +76,15 @@ export class LaneStore {
   }
 
   /**
-   * The lane's next position for a new job id; with `barrier`, for that job of another lane (its
-   * producer adds it after both reservations; a barrier whose job never comes is dropped after the
-   * grace, as any reservation).
+   * The lane's next position for a new job id; with `barrierLane`, also that lane's next position
+   * for the same id, in the same script (docs/ordering.md, "Barriers"). The producer adds the job
+   * after; a position whose job never comes is dropped after the grace, as any reservation.
    */
-  async reserve(lane: string, supersedeKey = '', barrier = ''): Promise<{ jobId: string; seq: number }> {
+  async reserve(
+    lane: string,
+    supersedeKey = '',
+    barrierLane = '',
+  ): Promise<{ jobId: string; seq: number; barrierSeq?: number }> {
     const reply = (await this.call(
       'lsReserve',
       keys.lanePending(lane),
@@ -88,9 +92,11 @@ export class LaneStore {
       lane,
       Date.now(),
       supersedeKey,
-      barrier,
+      barrierLane,
     )) as unknown[];
-    return { jobId: String(reply[0]), seq: Number(reply[1]) };
+    const jobId = String(reply[0]);
+    const seq = Number(reply[1]);
+    return barrierLane ? { jobId, seq, barrierSeq: Number(reply[2]) } : { jobId, seq };
   }
 
   async unreserve(lane: string, jobId: string, supersedeKey = ''): Promise<void> {
@@ -146,16 +152,18 @@ export class LaneStore {
 
   /** True when `jobId` is now the head of its lane. */
   async isHead(lane: string, jobId: string, graceMs: number): Promise<boolean> {
-    const reply = await this.call(
-      'lsPeek',
-      keys.lanePending(lane),
-      KEY_PREFIX,
-      lane,
-      jobId,
-      Date.now(),
-      graceMs,
+    return (await this.turn(lane, jobId, graceMs)) === 'head';
+  }
+
+  /**
+   * Where `jobId` stands in `lane`: its head, behind another job, or not in it at all (for a
+   * barrier lane: nothing to wait for).
+   */
+  async turn(lane: string, jobId: string, graceMs: number): Promise<'head' | 'behind' | 'absent'> {
+    const reply = Number(
+      await this.call('lsPeek', keys.lanePending(lane), KEY_PREFIX, lane, jobId, Date.now(), graceMs),
     );
-    return Number(reply) === 1;
+    return reply === 1 ? 'head' : reply === 0 ? 'behind' : 'absent';
   }
 
   async finish(input: FinishInput): Promise<{ next?: string; nextDelayed: boolean }> {

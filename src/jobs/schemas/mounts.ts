@@ -1,6 +1,7 @@
 /**
  * `mounts`: mount a storage entry into an app, or unmount it (`storage:mount`, `storage:unmount`).
- * A change of the app's spec, ordered in the app's lane and deployed like domains or ports.
+ * A change of the app's spec, ordered in the app's lane and deployed like domains or ports; a mount
+ * also holds the entry's lane (below).
  */
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
@@ -43,6 +44,16 @@ export const mountsContract = defineContract<MountsPayload>({
   summary: "Mount a storage entry into an app's processes and cron tasks, or unmount it",
   payload: mountsPayload,
   lane: (p) => ({ kind: 'app', name: p.app }),
+  // A mount also holds its entry's lane (docs/ordering.md, "Barriers"): a storage:destroy of the
+  // entry runs in that lane, so the two run one after the other in the order they were enqueued,
+  // and whichever runs second sees what the first did (the destroy refuses while the app mounts
+  // the entry; the mount refuses an entry that no longer exists). Without it, the destroy could
+  // find no app mounting the entry while the mount, in the app's lane, deploys the claim.
+  // An unmount needs no barrier: it only takes a claim out of the app, and the app release is
+  // rolled out without it before the spec that no longer mounts it is saved, so a destroy running
+  // meanwhile either still sees the mount (and refuses, which was true when it looked) or finds a
+  // spec whose pods no longer use the claim. It can never leave a mount of a destroyed entry.
+  barrierLane: (p) => (p.action === 'mount' ? { kind: 'storage', name: p.mount.entry } : undefined),
   app: (p) => p.app,
   describe: (p) =>
     `${p.action} ${p.app} ${p.mount.entry}:${p.mount.mountPath}${p.mount.process ? ` (${p.mount.process})` : ''}`,

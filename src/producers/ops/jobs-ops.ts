@@ -12,6 +12,7 @@ import type { JobClient } from '../../jobs/client.ts';
 import { contractFor, countsAsNewerWork, isJobType } from '../../jobs/contracts.ts';
 import { jobEnvelope } from '../../jobs/envelope.ts';
 import { JOB_FIELDS, keys } from '../../jobs/keys.ts';
+import { laneId } from '../../jobs/lane.ts';
 import { LaneStore } from '../../jobs/ordering/lane-store.ts';
 import { redactSealed } from '../../jobs/redact.ts';
 import { readLaneStatus } from '../../jobs/status.ts';
@@ -254,6 +255,23 @@ async function newerWork(
   };
 }
 
+/** What to run instead of retrying a job that held a barrier lane. */
+const RETRY_INSTEAD: Record<string, string> = {
+  rename:
+    'e.g. apps:rename OLD NEW; if it failed after installing the new name, destroy that first (apps:destroy NEW)',
+  mounts: 'storage:mount APP ENTRY:/path',
+};
+
+/** The second lane a job holds through a barrier (docs/ordering.md, "Barriers"), if any. */
+function barrierLaneOf(job: Job): string | undefined {
+  if (!isJobType(job.name)) return undefined;
+  const contract = contractFor(job.name);
+  if (!contract.barrierLane) return undefined;
+  const payload = contract.payload.safeParse(jobEnvelope.safeParse(job.data).data?.payload);
+  const lane = payload.success ? contract.barrierLane(payload.data) : undefined;
+  return lane ? laneId(lane) : undefined;
+}
+
 export async function retryJob(
   client: JobClient,
   redis: Redis,
@@ -263,13 +281,16 @@ export async function retryJob(
   const job = await loadJob(client, id);
   const state = await job.getState();
   if (state !== 'failed') throw new RefusedError(`job ${id} is ${state}; only failed jobs can be retried`);
-  // A job that also held another lane (a rename's barrier in the new name's lane) gave that lane
-  // up when it failed: retried, it would run without it, after the other name may have been taken
-  // (its saved saga would skip the "already exists" check). Such a job is enqueued anew instead.
-  if (isJobType(job.name) && contractFor(job.name).barrierLane) {
+  // A job that also held another lane (a rename's barrier in the new name's lane, a mount's in
+  // its storage entry's) gave that lane up when it failed: retried, it would run without it, next
+  // to that lane's jobs (a rename after the new name may have been taken, its saved saga skipping
+  // the "already exists" check; a mount next to a storage:destroy of its entry). Such a job is
+  // enqueued anew instead.
+  const barrier = barrierLaneOf(job);
+  if (barrier) {
     throw new RefusedError(
-      `job ${id} is a ${job.name}, which cannot be retried: enqueue it again (e.g. apps:rename OLD NEW); ` +
-        'if it failed after installing the new name, destroy that first (apps:destroy NEW)',
+      `job ${id} is a ${job.name}, which cannot be retried: enqueue it again (${RETRY_INSTEAD[job.name] ?? 'the same command'}); ` +
+        `it held lane ${barrier} too, and gave it up when it failed`,
     );
   }
   const risk = await newerWork(client, redis, job);
@@ -328,7 +349,11 @@ export async function cancelJob(client: JobClient, redis: Redis, id: string): Pr
   }
   if (parsed.lane) {
     const supersedeKey = isJobType(job.name) ? (contractFor(job.name).supersedeKey ?? '') : '';
-    await new LaneStore(redis).unreserve(parsed.lane, id, supersedeKey);
+    const lanes = new LaneStore(redis);
+    await lanes.unreserve(parsed.lane, id, supersedeKey);
+    // The lane it held through a barrier goes on at once too, rather than after the grace.
+    const barrier = barrierLaneOf(job);
+    if (barrier) await lanes.unreserve(barrier, id);
   }
   return { id, action: 'removed', previousState: state };
 }

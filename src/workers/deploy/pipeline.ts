@@ -4,7 +4,8 @@
  *
  *   validate and render everything → namespace → `config-{app}` → `pull-secret-{app}` (installed,
  *   kept or uninstalled; an app without its own credential gets the fleet's for its image's
- *   registry, `registry:login --global`) → storage claims present and bound → app release (rollout awaited,
+ *   registry, `registry:login --global`, and catches up with a rotation that ran meanwhile,
+ *   fleet-pull-secret.ts) → storage claims present and bound → app release (rollout awaited,
  *   progress streamed; leaked imagePullSecrets are removed by the same apply, see
  *   src/releases/pull-secret-leaks.ts; its values also record the spec and the config revision,
  *   src/apps/revision-record.ts) → save the spec in the app record.
@@ -25,7 +26,8 @@ import type { LiveValues } from '../../releases/index.ts';
 import { validSpec } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
 import type { HandlerContext, HandlerResult } from '../handler.ts';
-import { type GlobalCredential, globalCredentialFor } from '../registry/global-credentials.ts';
+import { type GlobalCredential, globalCredentialSnapshot } from '../registry/global-credentials.ts';
+import { followFleetCredential, globalPullSecretPlan } from './fleet-pull-secret.ts';
 import { keptPullSecret } from './kept-pull-secret.ts';
 import { lostConfigMessage } from './lost-secrets.ts';
 import { checkMounts } from './mounts.ts';
@@ -73,7 +75,22 @@ export async function runAppPipeline(
   // 1. Everything that can be checked, before the first write.
   await ctx.progress({ step: 'validate', message: `rendering the charts of ${app}` });
   const config = renderChart(configChart, { app, namespace, env: change.env }, `config of app ${app}`);
-  const pullSecret = await planPullSecret(ctx, cluster, spec, namespace, change.registryPassword);
+  // An app without its own credential pulls with the fleet's for its image's registry: read with
+  // its generation, so a rotation running meanwhile is noticed after the write (below).
+  const fleetHost =
+    change.registryPassword === undefined && !spec.registry && spec.image
+      ? registryHostOf(spec.image)
+      : undefined;
+  const fleet = fleetHost
+    ? await globalCredentialSnapshot(ctx.services.redis, ctx.services.sealer, fleetHost)
+    : undefined;
+  const pullSecret = await planPullSecret(
+    cluster,
+    spec,
+    namespace,
+    change.registryPassword,
+    fleet?.credential,
+  );
   // Before the first deploy there is no image and no app release, but the accepted changes are
   // still rendered (with a stand-in image) so a spec that could never deploy is refused now.
   const rendered = renderChart(
@@ -152,6 +169,16 @@ export async function runAppPipeline(
     const r = await engine.uninstall({ release: releaseNames.pullSecret(app), holder, signal: ctx.signal });
     if (r.existed) await ctx.log(`${r.release}: uninstalled (registry credentials removed)`);
   }
+  // A rotation between our read of the store and now may have been overwritten by what we wrote.
+  const followed =
+    fleet && fleetHost
+      ? await followFleetCredential(
+          ctx,
+          cluster,
+          { app, namespace },
+          { host: fleetHost, generation: fleet.generation },
+        )
+      : undefined;
 
   let revision: number | undefined;
   if (appRelease) {
@@ -195,6 +222,9 @@ export async function runAppPipeline(
   }
 
   await apps.saveSpec(app, spec);
+  // A rotation lists its users by their saved specs: one that started before this save (a first
+  // deploy, an image moved to this registry) left this app out, so look once more.
+  if (followed) await followFleetCredential(ctx, cluster, { app, namespace }, followed);
   return {
     summary: `${change.what}${revision !== undefined ? ` (${app} revision ${revision})` : ''}`,
     ...(revision !== undefined ? { revision } : {}),
@@ -218,11 +248,11 @@ function outcomeText(outcome: 'noop' | 'repaired' | 'deployed', revision: number
  * edited pull secret is repaired on every deploy without the job knowing the password.
  */
 async function planPullSecret(
-  ctx: HandlerContext<unknown>,
   cluster: Cluster,
   spec: AppSpec,
   namespace: string,
   password: string | null | undefined,
+  fleet: GlobalCredential | undefined,
 ): Promise<PullSecretPlan> {
   const app = spec.app;
   if (password === null) return { action: 'uninstall' };
@@ -241,14 +271,7 @@ async function planPullSecret(
   }
   // An app without its own credential pulls with the fleet's credential for its image's registry
   // (registry:login --global), written into its own pull-secret-{app}.
-  if (!spec.registry && spec.image) {
-    const global = await globalCredentialFor(
-      ctx.services.redis,
-      ctx.services.sealer,
-      registryHostOf(spec.image),
-    );
-    if (global) return globalPullSecretPlan(app, namespace, global);
-  }
+  if (fleet) return globalPullSecretPlan(app, namespace, fleet);
   const kept = await keptPullSecret(cluster, app, releaseNames.pullSecret(app), namespace);
   if (!kept) return { action: 'none' };
   if ('lost' in kept) return { action: 'lost', message: kept.lost };
@@ -259,24 +282,6 @@ async function planPullSecret(
       ? { ...kept.rendered.values, namespace }
       : { app, namespace, server: spec.registry?.server, username: spec.registry?.username };
   return { action: 'install', rendered: kept.rendered, values };
-}
-
-/** `pull-secret-{app}` holding the fleet's credential; its values say so (`source: global`). */
-export function globalPullSecretPlan(
-  app: string,
-  namespace: string,
-  credential: GlobalCredential,
-): PullSecretPlan & { action: 'install' } {
-  const { server, username, password } = credential;
-  return {
-    action: 'install',
-    rendered: renderChart(
-      pullSecretChart,
-      { app, namespace, server, username, password },
-      `fleet registry credentials for app ${app}`,
-    ),
-    values: { app, namespace, server, username, source: 'global' },
-  };
 }
 
 /** Whether the app's pods list pull-secret-{app} because of a fleet-wide credential. */

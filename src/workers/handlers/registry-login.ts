@@ -6,7 +6,11 @@
  * `pull-secret-{app}` and (when its pods did not list it yet) the app release.
  *
  * `--global` (the fleet lane): 1. the sealed credential is stored in Redis as the producer sealed
- * it (src/workers/registry/global-credentials.ts); 2. every app whose image is pulled from the
+ * it (src/workers/registry/global-credentials.ts), moving the host's generation in the same
+ * transaction — before any Secret is rewritten, so an app job running meanwhile in its own lane,
+ * which may write the credential it read earlier over the one written here, sees the move after
+ * its write and writes the current credential again (src/workers/deploy/fleet-pull-secret.ts);
+ * 2. every app whose image is pulled from the
  * server and that has no credential of its own gets the new credential in `pull-secret-{app}`,
  * through that release (a new revision, so history says when it changed). Only the pull-secret
  * release is touched: the kubelet reads pull secrets at pull time, so no Deployment is written and
@@ -22,8 +26,9 @@ import { releaseNames } from '../../apps/releases.ts';
 import type { RegistryLoginPayload } from '../../jobs/schemas/registry.ts';
 import { sealContext } from '../../jobs/sealing.ts';
 import { loadAppState } from '../app-state.ts';
+import { globalPullSecretPlan } from '../deploy/fleet-pull-secret.ts';
 import { ensureNamespace } from '../deploy/namespace.ts';
-import { globalPullSecretPlan, runAppPipeline } from '../deploy/pipeline.ts';
+import { runAppPipeline } from '../deploy/pipeline.ts';
 import { interruptDecision } from '../deploy/release-outcome.ts';
 import type { Handler, HandlerContext, HandlerResult } from '../handler.ts';
 import { saveGlobalCredential } from '../registry/global-credentials.ts';

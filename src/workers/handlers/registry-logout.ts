@@ -1,7 +1,9 @@
 /**
  * `registry-logout`: `--app APP` forgets the app's own credential (as `deploy --clear-registry`:
  * the pipeline uninstalls `pull-secret-{app}` and the pods stop listing it); `--global` deletes
- * the fleet credential for SERVER from Redis, then uninstalls every `pull-secret-{app}` whose
+ * the fleet credential for SERVER from Redis (moving its generation, so an app job that read it
+ * before and writes it after the uninstall below removes it again: deploy/fleet-pull-secret.ts),
+ * then uninstalls every `pull-secret-{app}` whose
  * deployed revision holds that credential (values `source: global`). The app release is not
  * touched: pods keep listing the (now absent) Secret until the app's next deploy or reconcile, and
  * the kubelet then pulls without it. A retry repeats both steps: the delete and the uninstalls of

@@ -2,7 +2,7 @@
  * `rename OLD NEW`: a saga whose step is recorded in the job's hash (rename/plan.ts), so a retry
  * after a crash resumes it (docs/apps.md, "rename"):
  *
- *   refuse (NEW exists or has jobs queued ahead, OLD does not exist) → plan saved → install NEW through the deploy pipeline
+ *   refuse (NEW exists, OLD does not exist) → plan saved → install NEW through the deploy pipeline
  *   (`config-{new}` from OLD's live config, `pull-secret-{new}` from OLD's live pull secret, the
  *   app release with OLD's spec: cron suffixes, mounts and domains carried over, rollout awaited;
  *   NEW's record saved) → uninstall every release of OLD and delete its record → move the status
@@ -12,14 +12,13 @@
  * Each step is idempotent on its own (an unchanged release is a no-op, an uninstalled one has no
  * history), and the plan makes the order hold across retries: OLD is read only before `installed`,
  * when nothing of it has been removed yet. Ordering: the job runs in OLD's lane and holds NEW's
- * through a barrier its producer reserved (docs/ordering.md, "Barriers"), so no job of either
- * name runs meanwhile; jobs of OLD behind it fail (job-runner.ts, src/jobs/renamed.ts).
+ * through a barrier its producer reserved (docs/ordering.md, "Barriers"): it starts after the jobs
+ * of both names enqueued before it, no job of either name runs meanwhile, and later jobs of OLD
+ * fail, unless a deploy enqueued after it ended reclaims the name (job-runner.ts, src/jobs/renamed.ts).
  */
 import { releaseNames } from '../../apps/releases.ts';
 import { PermanentError } from '../../core/errors.ts';
-import { keys } from '../../jobs/keys.ts';
 import { laneId } from '../../jobs/lane.ts';
-import { LaneStore } from '../../jobs/ordering/lane-store.ts';
 import { moveProjection } from '../../jobs/renamed.ts';
 import type { RenamePayload } from '../../jobs/schemas/rename.ts';
 import { readLaneStatus } from '../../jobs/status.ts';
@@ -58,26 +57,17 @@ export const renameHandler: Handler<RenamePayload> = async (ctx) => {
   return { summary: `renamed ${from} to ${to}` };
 };
 
-/** NEW exists: an app record, any release of its own, or a projection showing it live. */
+/**
+ * NEW exists: an app record, any release of its own, or a projection showing it live. Jobs for NEW
+ * enqueued before the rename have run by now: the runner starts a job holding a barrier lane only
+ * once it heads that lane too (docs/ordering.md, "Barriers"), so what they created is seen here.
+ */
 async function refuseTaken(ctx: HandlerContext<RenamePayload>, cluster: Cluster, to: string): Promise<void> {
-  await refuseJobsAhead(ctx, to);
   const releases = cluster.history.releases(to).filter((r) => !r.startsWith(STORAGE_PREFIX));
   const status = await readLaneStatus(ctx.services.redis, laneId({ kind: 'app', name: to }));
   const live = status?.revision !== undefined && !status.destroyed && status.renamedTo === undefined;
   if (cluster.apps.get(to) || releases.length > 0 || live)
     throw new PermanentError(`app ${to} already exists`);
-}
-
-/**
- * The producer put this job in NEW's lane too (a barrier, docs/ordering.md): jobs for NEW enqueued
- * before the rename are ahead of it there. Any still unfinished means NEW is being created.
- */
-async function refuseJobsAhead(ctx: HandlerContext<RenamePayload>, to: string): Promise<void> {
-  const { redis, config } = ctx.services;
-  const lane = laneId({ kind: 'app', name: to });
-  if ((await redis.zscore(keys.lanePending(lane), ctx.job.id)) === null) return;
-  if (!(await new LaneStore(redis).isHead(lane, ctx.job.id, config.reservationGraceMs)))
-    throw new PermanentError(`app ${to} already exists: jobs for it are queued ahead of the rename`);
 }
 
 async function install(

@@ -1,6 +1,8 @@
 /**
  * `storage-destroy`: uninstall release `storage-{entry}` and delete the app record that owns its
- * history. Refused, before anything is written, while any app's saved spec mounts the entry.
+ * history. Refused, before anything is written, while any app's saved spec mounts the entry. A
+ * mount holds the entry's lane (its contract's barrier, src/jobs/schemas/mounts.ts), so a mount
+ * enqueued before this job has finished — its spec saved — and one enqueued after it waits.
  * The claim goes with the release; a dynamically provisioned volume then follows its class's
  * reclaim policy, a hostPath one is deleted as an object and its directory stays on the node.
  * A retry after a crash finds the release (or the record) already gone and finishes the rest.

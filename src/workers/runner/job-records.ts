@@ -150,7 +150,7 @@ export class JobRecords {
   }
 
   /**
-   * A job that held another lane through a barrier (a rename, docs/ordering.md "Barriers"): once its
+   * A job that held another lane through a barrier (a rename, a mount; docs/ordering.md "Barriers"): once its
    * end is recorded, the job behind the barrier is promoted if it is parked and now the head (the
    * lane's own finish only promotes in the job's lane). Best effort: a parked job also wakes up on
    * its own after its park delay.

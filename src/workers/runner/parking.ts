@@ -33,7 +33,7 @@ export async function park(
   const delay = Math.min(PARK_BASE_MS * 2 ** Math.min(parks - 1, 10), PARK_MAX_MS);
   await job.moveToDelayed(Date.now() + delay, token);
   // The head may have finished between our acquire and the move: then nobody would promote us.
-  if (await deps.lanes.isHead(lane, job.id!, deps.reservationGraceMs)) {
+  if ((await deps.lanes.turn(lane, job.id!, deps.reservationGraceMs)) !== 'behind') {
     await job.promote().catch(() => undefined);
   }
   deps.logger.debug({ jobId: job.id, lane, head, delay }, 'job parked behind its lane head');

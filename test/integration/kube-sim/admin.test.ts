@@ -85,6 +85,27 @@ describe('kube-sim admin API', () => {
     expect(await admin('DELETE', 'faults')).toEqual([]);
   });
 
+  it('a write delayed by latency keeps its body, and a write refused before its body was read leaves the connection usable', async () => {
+    await admin('PUT', 'faults', [
+      { verb: 'patch', resource: '/configmaps', name: 'x', latencyMs: 200, limit: 1 },
+      { verb: 'create', resource: '/configmaps', errorRate: 1, status: 500, limit: 1 },
+    ]);
+    const patched = await c.core.patchNamespacedConfigMap(
+      { namespace: 'default', name: 'x', body: { data: { k: 'v' } } },
+      k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+    );
+    expect(patched.data).toEqual({ k: 'v' });
+    expect(c.sim.faults.matched()).toEqual([1, 0]);
+    const big = { metadata: { name: 'big' }, data: { k: 'x'.repeat(200_000) } };
+    expect((await statusOf(c.core.createNamespacedConfigMap({ namespace: 'default', body: big }))).code).toBe(
+      500,
+    );
+    expect((await c.core.createNamespacedConfigMap({ namespace: 'default', body: big })).metadata?.name).toBe(
+      'big',
+    );
+    expect(await admin('DELETE', 'faults')).toEqual([]);
+  });
+
   it('compacts history and drops watches on request', async () => {
     const rv = c.sim.store.currentRv;
     expect(await admin('POST', 'compact')).toEqual({ compactedAt: rv });

@@ -106,32 +106,43 @@ describe('the ordering scripts on an empty and a busy lane', () => {
     });
   });
 
-  describe('reserve with a barrier (a rename holding the lane of its new name)', () => {
-    it("takes the next position for the other lane's job, which blocks the lane until it has finished", async () => {
+  describe('reserve with a barrier lane (a rename holding the lane of its new name)', () => {
+    it("takes both lanes' next positions in one call; the barrier blocks the other lane until its job has finished", async () => {
       const { lane, ids } = await busyLane();
-      const other = freshLane();
-      const rename = (await lanes.reserve(other)).jobId;
-      expect(await lanes.reserve(lane, '', rename)).toEqual({ jobId: rename, seq: 7 });
-      expect(await lanes.pending(lane)).toEqual([...ids, rename]);
-      expect(await client.hexists(keys.laneReserved(lane), rename)).toBe(1);
+      const own = freshLane();
+      const rename = await lanes.reserve(own, '', lane);
+      expect(rename).toEqual({ jobId: `${own}.1`, seq: 1, barrierSeq: 7 });
+      expect(await lanes.pending(own)).toEqual([rename.jobId]);
+      expect(await lanes.pending(lane)).toEqual([...ids, rename.jobId]);
+      expect(await client.hexists(keys.laneReserved(lane), rename.jobId)).toBe(1);
       // No supersede key is touched, and the lane's own counter moved on: the next job is .8.
       expect(await client.hget(keys.laneLatest(lane), 'deploy')).toBe(ids[3]);
       const later = (await lanes.reserve(lane)).jobId;
       expect(later).toBe(`${lane}.8`);
       await addJob(later, 'deploy', {});
 
+      // The rename heads its own lane but not the other one while jobs enqueued there before it
+      // are unfinished (the runner parks it there).
+      await addJob(rename.jobId, 'rename', {});
+      expect(await lanes.turn(own, rename.jobId, GRACE_MS)).toBe('head');
+      expect(await lanes.turn(lane, rename.jobId, GRACE_MS)).toBe('behind');
       // Everything before the barrier finished: the lane waits for the rename (running elsewhere).
       for (const id of ids.slice(2))
         await lanes.finish({ jobId: id, lane, done: DONE, status: { last: id } });
-      await addJob(rename, 'rename', {});
+      expect(await lanes.turn(lane, rename.jobId, GRACE_MS)).toBe('head');
       expect(await lanes.acquire({ lane, jobId: later, attemptJson: '{}', graceMs: GRACE_MS })).toEqual({
         kind: 'wait',
-        head: rename,
+        head: rename.jobId,
       });
       // The rename finishes in its own lane: its done marker releases this one.
-      await lanes.finish({ jobId: rename, lane: other, done: DONE, status: { last: rename } });
+      await lanes.finish({ jobId: rename.jobId, lane: own, done: DONE, status: { last: rename.jobId } });
       expect(await lanes.isHead(lane, later, GRACE_MS)).toBe(true);
       expect(await lanes.pending(lane)).toEqual([later]);
+    });
+
+    it('a job not in a lane is "absent" there: a barrier given up is nothing to wait for', async () => {
+      const { lane } = await busyLane();
+      expect(await lanes.turn(lane, 'app.elsewhere.1', GRACE_MS)).toBe('absent');
     });
   });
 

@@ -1,0 +1,135 @@
+/**
+ * `pull-secret-{app}` holding the fleet's credential for the app's registry (`registry:login
+ * --global`), and how a job that wrote it keeps up with a rotation that ran meanwhile.
+ *
+ * Two writers meet on that release without a common lane: the app's jobs (its lane) and the
+ * rotation (the fleet lane, which writes every user's pull secret in place). A job reads the
+ * credential, then writes it a little later; a rotation between the two (or overlapping the
+ * write) ends with the job's older value live after the rotation reported success, or with a
+ * history whose deployed digest is the rotation's while the live Secret holds the job's value (a
+ * later job then reports the value lost). So the store keeps a generation per host, moved in the
+ * same transaction as every store or delete and before the rotation rewrites any Secret
+ * (src/workers/registry/global-credentials.ts), and a job that took its credential from the store
+ * (or found none there) checks it after writing the release: unchanged, whatever the rotation does
+ * later writes the same credential over this one; moved, the job writes the current credential
+ * again (or, after a logout, uninstalls what it wrote), until the generation holds still. The
+ * pipeline checks once right after the pull-secret step and once after saving the spec: a rotation
+ * finds its users by their saved specs, so one that started before this job saved its spec (a
+ * first deploy, an image moved to this registry) may have left the app out.
+ */
+import { pullSecretChart } from '../../../charts/index.ts';
+import { normalizeRegistryServer } from '../../apps/registry-host.ts';
+import { releaseNames } from '../../apps/releases.ts';
+import { TransientError } from '../../core/errors.ts';
+import type { Cluster } from '../cluster.ts';
+import type { HandlerContext } from '../handler.ts';
+import {
+  type GlobalCredential,
+  globalCredentialGeneration,
+  globalCredentialSnapshot,
+} from '../registry/global-credentials.ts';
+import { ensureNamespace } from './namespace.ts';
+import { interruptDecision } from './release-outcome.ts';
+import { type Rendered, renderChart } from './render.ts';
+
+/** How often the credential may change under one job before it gives up (and is retried). */
+const MAX_ROUNDS = 5;
+
+/** What a job read from the store: the host and the generation its credential had. */
+export interface FleetRead {
+  host: string;
+  generation: number;
+}
+
+/** `pull-secret-{app}` holding the fleet's credential; its values say so (`source: global`). */
+export function globalPullSecretPlan(
+  app: string,
+  namespace: string,
+  credential: GlobalCredential,
+): { action: 'install'; rendered: Rendered; values: Record<string, unknown> } {
+  const { server, username, password } = credential;
+  return {
+    action: 'install',
+    rendered: renderChart(
+      pullSecretChart,
+      { app, namespace, server, username, password },
+      `fleet registry credentials for app ${app}`,
+    ),
+    values: { app, namespace, server, username, source: 'global' },
+  };
+}
+
+/**
+ * After this job wrote (or kept, or found nothing to write in) `pull-secret-{app}` from what it read
+ * of the store: when the host's generation moved since, writes the current credential (or
+ * uninstalls the fleet's after a logout) and looks again. Returns what the release now follows.
+ */
+export async function followFleetCredential(
+  ctx: HandlerContext<unknown>,
+  cluster: Cluster,
+  target: { app: string; namespace: string },
+  read: FleetRead,
+): Promise<FleetRead> {
+  const { redis, sealer } = ctx.services;
+  let seen = read.generation;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    if ((await globalCredentialGeneration(redis, read.host)) === seen)
+      return { host: read.host, generation: seen };
+    const now = await globalCredentialSnapshot(redis, sealer, read.host);
+    await (now.credential
+      ? writeCurrent(ctx, cluster, target, now.credential)
+      : removeFleetCredential(ctx, cluster, target.app, read.host));
+    seen = now.generation;
+  }
+  throw new TransientError(
+    `the fleet credential for ${read.host} changed ${MAX_ROUNDS} times while ${releaseNames.pullSecret(target.app)} was written; retrying`,
+  );
+}
+
+async function writeCurrent(
+  ctx: HandlerContext<unknown>,
+  cluster: Cluster,
+  { app, namespace }: { app: string; namespace: string },
+  credential: GlobalCredential,
+): Promise<void> {
+  const release = releaseNames.pullSecret(app);
+  const plan = globalPullSecretPlan(app, namespace, credential);
+  await ensureNamespace(cluster.kube.core, namespace);
+  const r = await cluster.engine.upgrade({
+    app,
+    release,
+    chart: plan.rendered.chart,
+    values: plan.values,
+    objects: plan.rendered.objects,
+    holder: ctx.idempotencyKey,
+    wait: false,
+    description: `fleet registry credential for ${credential.server}`,
+    signal: ctx.signal,
+    onInterrupt: interruptDecision(ctx),
+  });
+  await ctx.log(
+    `${release}: the fleet credential for ${credential.server} changed while this job ran (registry:login --global); ` +
+      (r.outcome === 'noop'
+        ? `already current (revision ${r.revision})`
+        : `revision ${r.revision} holds the current one`),
+  );
+}
+
+/** A logout ran meanwhile: what it uninstalls, this job may have written again after it. */
+async function removeFleetCredential(
+  ctx: HandlerContext<unknown>,
+  cluster: Cluster,
+  app: string,
+  host: string,
+): Promise<void> {
+  const release = releaseNames.pullSecret(app);
+  const deployed = cluster.history.deployed(release);
+  if (!deployed) return;
+  const { values } = await cluster.history.read(release, deployed.revision);
+  if (values.source !== 'global' || normalizeRegistryServer(String(values.server)) !== host) return;
+  const r = await cluster.engine.uninstall({ release, holder: ctx.idempotencyKey, signal: ctx.signal });
+  if (r.existed)
+    await ctx.log(
+      `${release}: uninstalled (the fleet credential for ${host} was removed while this job ran)`,
+    );
+}
