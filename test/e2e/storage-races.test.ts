@@ -59,9 +59,10 @@ interface Ended {
 async function ended(id: string): Promise<Ended> {
   return until(
     async () => {
-      const job = await jobs.queue.getJob(id);
-      const state = await job?.getState();
+      const state = await (await jobs.queue.getJob(id))?.getState();
       if (state !== 'completed' && state !== 'failed') return undefined;
+      // Read again once it has ended: a job read before it failed has no failedReason yet.
+      const job = await jobs.queue.getJob(id);
       return { state, reason: job?.failedReason ?? '' } as Ended;
     },
     `job ${id} to end`,
