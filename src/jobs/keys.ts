@@ -19,6 +19,8 @@ export const JOB_FIELDS = {
   destroyPlan: 'lsDestroy',
   /** A rename's recorded step (src/workers/rename/plan.ts). */
   renamePlan: 'lsRename',
+  /** A rollback's record of the config revision before it (src/workers/rollback/plan.ts). */
+  rollbackPlan: 'lsRollback',
 } as const;
 
 const P = KEY_PREFIX;

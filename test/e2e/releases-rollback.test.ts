@@ -355,3 +355,41 @@ describe('a worker killed mid-rollback', () => {
     expect(await envOf('crashy')).toEqual({ A: '1' });
   });
 });
+
+describe('a worker killed mid-rollback whose rollout then fails', () => {
+  it('puts config back to the revision before the job, which the retried attempt only knows from its record', async () => {
+    const store = await fleet.store();
+    await ok(['properties:set', 'relapse', 'deploy-timeout', '3', '--wait']);
+    await ok(['config:set', 'relapse', 'A=1', '--wait']);
+    await ok(['deploy', 'relapse', '--image', 'registry.example.com/relapse:1', '--wait']);
+    await ok(['deploy', 'relapse', '--image', 'registry.example.com/relapse:2', '--wait']);
+    await ok(['config:set', 'relapse', 'A=2', '--wait']);
+    const configBefore = store.deployed('config-relapse')!.revision;
+
+    // Revision 1's image cannot be pulled: the rollback waits for a rollout that cannot finish.
+    fleet.sim.settings.unpullableImages.push('registry.example.com/relapse:1');
+    try {
+      const waiting = fleet.cli(['releases:rollback', 'relapse', '1', '--wait'], { timeoutMs: 120_000 });
+      await until(
+        () => (store.last('relapse')?.status === 'pending-rollback' ? true : undefined),
+        'the app rollback to be pending (config already rolled back)',
+      );
+      expect(await envOf('relapse')).toEqual({ A: '1' });
+      const worker = fleet.workers.at(-1)!;
+      worker.kill('SIGKILL');
+      await worker.exited;
+      await fleet.startWorker();
+      const result = await waiting;
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/ErrImagePull|ImagePullBackOff/);
+      expect(result.stdout).toMatch(
+        new RegExp(`config-relapse: back at the values of revision ${configBefore} `),
+      );
+    } finally {
+      fleet.sim.settings.unpullableImages.pop();
+    }
+    // The pods that serve (relapse:2) were started with A=2, and config-relapse holds it again.
+    expect(await envOf('relapse')).toEqual({ A: '2' });
+    expect(store.deployed('config-relapse')?.description).toBe(`Rollback to ${configBefore}`);
+  });
+});

@@ -20,6 +20,7 @@ import type { Cluster } from '../cluster.ts';
 import { progressForwarder } from '../deploy/progress.ts';
 import { interruptDecision, releaseReport } from '../deploy/release-outcome.ts';
 import type { Handler, HandlerContext } from '../handler.ts';
+import { readRollbackPlan, saveRollbackPlan } from '../rollback/plan.ts';
 import { rollbackTarget } from '../rollback/target.ts';
 import { recordTypes } from './record-types.ts';
 
@@ -44,10 +45,16 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
     );
   const spec = record.spec;
 
+  // What config-{app} was before this job's first attempt: where it goes back to if the app's
+  // rollback fails for good (recorded, since a retried attempt finds config already rolled back).
+  const plan = (await readRollbackPlan(ctx.services.redis, ctx.job.id)) ?? {
+    configBefore: history.deployed(releaseNames.config(app))?.revision ?? null,
+  };
+  await saveRollbackPlan(ctx.services.redis, ctx.job.id, plan);
+
   // 2. config-{app}: the values the target ran with (history keeps them sealed; the engine refuses
   // before writing when an old revision keeps only a digest and the live Secret lost the value).
-  const configBefore = history.deployed(releaseNames.config(app))?.revision;
-  const configChanged = await restoreConfig(ctx, cluster, app, target.revision, record.configRevision);
+  await restoreConfig(ctx, cluster, app, target.revision, record.configRevision);
 
   // 3. The app release.
   const forward = progressForwarder(ctx, app);
@@ -65,8 +72,11 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
     });
   } catch (err) {
     await forward.flush();
-    if (configChanged && configBefore !== undefined && !ctx.signal.aborted)
-      await undoConfig(ctx, cluster, app, configBefore);
+    // Only when the job ends here (a rollout failure, its last attempt, a cancel): a job that will
+    // be retried, or handed on at shutdown, resumes the rollback with config where it is.
+    const decision = onInterrupt(err);
+    if (decision === 'give-up' || decision === 'cancel')
+      await undoConfig(ctx, cluster, app, plan.configBefore);
     ctx.report(await releaseReport(history, release));
     throw err;
   } finally {
@@ -89,19 +99,19 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
   };
 };
 
-/** Rolls `config-{app}` back to the config revision the target ran with; true when it wrote one. */
+/** Rolls `config-{app}` back to the config revision the target ran with. */
 async function restoreConfig(
   ctx: HandlerContext<RollbackPayload>,
   cluster: Cluster,
   app: string,
   appRevision: number,
   configRevision: number | undefined,
-): Promise<boolean> {
+): Promise<void> {
   const { history, engine } = cluster;
   const release = releaseNames.config(app);
   if (configRevision === undefined) {
     await ctx.log(`${release}: revision ${appRevision} ran without config; left as it is`);
-    return false;
+    return;
   }
   const target = history.history(release).find((r) => r.revision === configRevision);
   if (!target)
@@ -114,7 +124,7 @@ async function restoreConfig(
     await ctx.log(
       `${release}: already holds the values of revision ${configRevision} (revision ${deployed.revision})`,
     );
-    return false;
+    return;
   }
   const r = await engine.rollback({
     release,
@@ -125,36 +135,47 @@ async function restoreConfig(
     onInterrupt: interruptDecision(ctx),
   });
   await ctx.log(`${release}: revision ${r.revision} deployed (rollback to ${configRevision})`);
-  return r.outcome !== 'noop';
 }
 
 /**
- * The app's rollback failed, so its pods still run the revision before: `config-{app}` goes back
- * to the revision those pods were started with, rather than leave them to restart into the
- * target's env. Best effort: the job fails with the rollback's error either way, and a failure
- * here is logged with what to do. (Not on shutdown: the retried job resumes the rollback instead.)
+ * The app's rollback failed for good, so its pods still run the revision before: `config-{app}`
+ * goes back to the revision it had before the job, rather than leave those pods to restart into
+ * the target's env. Nothing to do when it holds that content already (step 2 changed nothing, or
+ * an earlier attempt undid it). Best effort: the job fails with the rollback's error either way,
+ * and a failure here is logged with what to do. Without the job's signal: after a cancel it is
+ * aborted, and this write is part of ending the job cleanly (as the engine's restore on cancel).
  */
 async function undoConfig(
   ctx: HandlerContext<RollbackPayload>,
   cluster: Cluster,
   app: string,
-  configRevision: number,
+  configBefore: number | null,
 ): Promise<void> {
+  const { history, engine } = cluster;
   const release = releaseNames.config(app);
+  const deployed = history.deployed(release);
+  if (configBefore === null) {
+    if (deployed)
+      await ctx.log(
+        `${release}: left at revision ${deployed.revision}: it had no deployed revision before the rollback`,
+      );
+    return;
+  }
+  const before = history.history(release).find((r) => r.revision === configBefore);
+  if (deployed && before && deployed.digest === before.digest) return;
   try {
-    const r = await cluster.engine.rollback({
+    const r = await engine.rollback({
       release,
-      revision: configRevision,
+      revision: configBefore,
       holder: `${ctx.idempotencyKey}:undo`,
       wait: false,
-      signal: ctx.signal,
     });
     await ctx.log(
-      `${release}: back at the values of revision ${configRevision} (revision ${r.revision}), since the app's rollback failed`,
+      `${release}: back at the values of revision ${configBefore} (revision ${r.revision}), since the app's rollback failed`,
     );
   } catch (err) {
     await ctx.log(
-      `${release}: could not go back to revision ${configRevision} after the app's rollback failed ` +
+      `${release}: could not go back to revision ${configBefore} after the app's rollback failed ` +
         `(${err instanceof Error ? err.message : String(err)}); run releases:rollback again or config:set`,
     );
   }
