@@ -10,8 +10,18 @@ import { InvalidInputError, TransientError } from '../core/errors.ts';
 import { type AppRecord, type AppRecords, type SpecCodec, withDecodedSpec } from './app-records.ts';
 import { canonicalJson } from './canonical-json.ts';
 import type { StorageContext } from './context.ts';
-import { ANNOTATION_CREATED_AT, appRecordName, LABEL_APP, nameProblem, SETTINGS_KEY } from './names.ts';
+import {
+  ANNOTATION_CREATED_AT,
+  appRecordName,
+  LABEL_APP,
+  nameProblem,
+  SETTINGS_KEY,
+  selectorFor,
+} from './names.ts';
 import { buildAppRecord } from './secret-builders.ts';
+
+/** Records per page of a fresh list (a record is small: its spec). */
+const LIST_PAGE = 500;
 
 /** The key of the spec in the record's settings JSON. */
 const SPEC_KEY = 'spec';
@@ -105,8 +115,22 @@ export class SecretAppRecords<Spec> implements AppRecords<Spec> {
   }
 
   list(): AppRecord<Spec>[] {
-    return this.ctx.apps
-      .list(this.ctx.namespace)
+    return this.records(this.ctx.apps.list(this.ctx.namespace));
+  }
+
+  async listFresh(): Promise<AppRecord<Spec>[]> {
+    const secrets: V1Secret[] = [];
+    let cont: string | undefined;
+    do {
+      const page = await this.ctx.api.listPage(selectorFor('app'), LIST_PAGE, cont);
+      secrets.push(...page.items);
+      cont = page.cont;
+    } while (cont);
+    return this.records(secrets);
+  }
+
+  private records(secrets: readonly V1Secret[]): AppRecord<Spec>[] {
+    return secrets
       .map((secret) => toAppRecord(secret, this.codec))
       .filter((record) => record.app !== '')
       .sort((a, b) => (a.app < b.app ? -1 : a.app > b.app ? 1 : 0));

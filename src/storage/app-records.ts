@@ -37,6 +37,12 @@ export interface AppRecords<Spec = unknown> {
   get(app: string): AppRecord<Spec> | undefined;
   /** Every record, from memory (no request), sorted by app (prune looks for records of apps that are gone). */
   list(): AppRecord<Spec>[];
+  /**
+   * Every record, read from the API server (one paged LIST), sorted by app: for a decision that a
+   * record another worker saved a moment ago must not escape (this process's cache may not have
+   * seen it yet) — storage:destroy checking that no app mounts the entry.
+   */
+  listFresh(): Promise<AppRecord<Spec>[]>;
   /** The app's record, created (without a spec) when missing. InvalidInputError for a bad app name. */
   ensure(app: string): Promise<AppRecord<Spec>>;
   /**

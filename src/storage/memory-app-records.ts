@@ -46,6 +46,11 @@ export class MemoryAppRecords<Spec = unknown> implements AppRecords<Spec> {
     return [...this.records.keys()].sort().map((app) => this.toRecord(this.records.get(app)!));
   }
 
+  /** Memory has no cache to be behind: the same as list(). */
+  async listFresh(): Promise<AppRecord<Spec>[]> {
+    return this.list();
+  }
+
   async ensure(app: string): Promise<AppRecord<Spec>> {
     return this.toRecord(this.ensureStored(app));
   }

@@ -151,6 +151,46 @@ describe('storage', () => {
     );
   });
 
+  it('refuses to destroy an entry whose claim a Deployment uses though no saved spec mounts it', async () => {
+    await ok(['storage:create', 'held', '--size', '1Gi', '--wait']);
+    // As a mount whose rollout failed leaves it (the Deployment has the volume, the spec was never
+    // saved), or as an operator's own workload.
+    await fleet.apps.createNamespacedDeployment({
+      namespace: 'default',
+      body: {
+        metadata: { name: 'holder' },
+        spec: {
+          replicas: 0,
+          selector: { matchLabels: { app: 'holder' } },
+          template: {
+            metadata: { labels: { app: 'holder' } },
+            spec: {
+              containers: [{ name: 'c', image: 'nginx:1' }],
+              volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'storage-held' } }],
+            },
+          },
+        },
+      },
+    });
+    const refused = await fleet.cli(['storage:destroy', 'held', '--wait']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /storage entry held is still in use by Deployment holder in namespace default/,
+    );
+    expect(await claim('held')).toBeDefined();
+
+    await fleet.apps.deleteNamespacedDeployment({ namespace: 'default', name: 'holder' });
+    await until(
+      async () =>
+        !(await fleet.apps.listNamespacedDeployment({ namespace: 'default' })).items.some(
+          (d) => d.metadata?.name === 'holder',
+        ) || undefined,
+      'the Deployment to be gone',
+    );
+    await ok(['storage:destroy', 'held', '--wait']);
+    await until(async () => ((await claim('held')) === undefined ? true : undefined), 'the claim to be gone');
+  });
+
   it('grows an entry only where its class allows expansion, and never shrinks one', async () => {
     await ok(['storage:create', 'cache', '--size', '2Gi', '--wait']);
     expect((await claim('cache'))?.spec?.storageClassName).toBe('standard');

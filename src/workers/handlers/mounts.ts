@@ -18,7 +18,7 @@ import type { MountsPayload } from '../../jobs/schemas/mounts.ts';
 import type { Cluster } from '../cluster.ts';
 import type { Handler } from '../handler.ts';
 import { specChangeHandler } from './spec-change.ts';
-import { deployedEntry, readClaim } from './storage-entry.ts';
+import { deployedEntryCaughtUp, readClaim } from './storage-entry.ts';
 
 const deployMounts = specChangeHandler<MountsPayload>(applyMounts, (p) =>
   p.action === 'mount'
@@ -36,7 +36,7 @@ export const mountsHandler: Handler<MountsPayload> = async (ctx) => {
 
 async function refuseMissingEntry(cluster: Cluster, payload: MountsPayload): Promise<void> {
   const { entry } = payload.mount;
-  const values = await deployedEntry(cluster, entry);
+  const values = await deployedEntryCaughtUp(cluster, entry);
   const subject = `storage:mount ${payload.app}`;
   if (!values) {
     throw new InvalidInputError(

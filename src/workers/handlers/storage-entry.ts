@@ -30,6 +30,25 @@ export async function deployedEntry(
   return content.values as unknown as StorageChartValues;
 }
 
+/**
+ * deployedEntry for a job that another worker's storage:create may just have preceded (the mount's
+ * barrier orders them, but this worker's history cache learns of the new release through its
+ * watch, a moment later): when the cache shows no deployed release, it is looked at again every
+ * 50 ms for up to `graceMs` before the entry counts as missing. Only the refusal pays the wait.
+ */
+export async function deployedEntryCaughtUp(
+  cluster: Cluster,
+  entry: string,
+  graceMs = 2_000,
+): Promise<StorageChartValues | undefined> {
+  const deadline = Date.now() + graceMs;
+  for (;;) {
+    const values = await deployedEntry(cluster, entry);
+    if (values || Date.now() >= deadline) return values;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 /** Every entry with a deployed release, by name. */
 export function deployedEntryNames(cluster: Cluster): string[] {
   const prefix = releaseNames.storage('');
@@ -53,6 +72,32 @@ export async function readClaim(
       throw err;
     }
   });
+}
+
+/**
+ * What uses the entry's claim right now, read from the API server: Pods (running or not) and
+ * Deployments (a stopped app keeps its claim in a template with 0 replicas) in the claim's
+ * namespace, as `Pod shop-web-6c9f-x2x7q`. A rollout that mounted the claim but failed before its
+ * spec was saved shows here while no saved spec names the entry.
+ */
+export async function claimUsers(cluster: Cluster, namespace: string, entry: string): Promise<string[]> {
+  const claim = storageObjectName(entry);
+  const uses = (volumes: k8s.V1Volume[] | undefined) =>
+    (volumes ?? []).some((v) => v.persistentVolumeClaim?.claimName === claim);
+  const [pods, deployments] = await Promise.all([
+    withKubeRetry(`list Pods ${namespace}`, () => cluster.kube.core.listNamespacedPod({ namespace })),
+    withKubeRetry(`list Deployments ${namespace}`, () =>
+      cluster.kube.apps.listNamespacedDeployment({ namespace }),
+    ),
+  ]);
+  return [
+    ...deployments.items
+      .filter((d) => !d.metadata?.deletionTimestamp && uses(d.spec?.template.spec?.volumes))
+      .map((d) => `Deployment ${d.metadata?.name}`),
+    ...pods.items
+      .filter((p) => !p.metadata?.deletionTimestamp && uses(p.spec?.volumes))
+      .map((p) => `Pod ${p.metadata?.name}`),
+  ].sort();
 }
 
 export async function storageClasses(cluster: Cluster): Promise<StorageClassInfo[]> {
