@@ -20,6 +20,7 @@ import { ReplicaSetController } from './controllers/replicaset-controller.ts';
 import { type ControllerSettings, defaultControllerSettings } from './controllers/settings.ts';
 import { SimClient } from './controllers/sim-client.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
+import { NodeRuntime } from './runtime/node-runtime.ts';
 import { type FaultRule, Faults } from './server/faults.ts';
 import { type HttpServer, startHttpServer } from './server/http-server.ts';
 import { servePodLog } from './server/pod-log.ts';
@@ -78,6 +79,8 @@ export interface Sim {
   dropWatches(): number;
   /** Knobs of the simulated controllers, mutable while running. */
   readonly settings: ControllerSettings;
+  /** The node's container runtime: the processes of running containers, their logs, exec and attach. */
+  readonly runtime: NodeRuntime;
   /** Runs a CronJob now, as its schedule would (creates its Job, sets lastScheduleTime). */
   triggerCronJob(namespace: string, name: string): KubeObject;
   /** Writes every object and the resourceVersion counter to a JSON file (atomically, 0600, fsynced). */
@@ -108,6 +111,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   bootstrap(client, settings);
   const gc = new GarbageCollector(store, new SimClient(service, 'generic-garbage-collector'), onError);
   const namespaces = new NamespaceController(store, new SimClient(service, 'namespace-controller'), onError);
+  // The node's container runtime: the kubelet starts processes in it, logs (and attach, exec) read them.
+  const runtime = new NodeRuntime();
   const deps = (manager: string) => ({ store, client: new SimClient(service, manager), settings, onError });
   const cronJobs =
     options.controllers === false ? undefined : new CronJobController(deps('cronjob-controller'));
@@ -117,7 +122,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       : [
           new DeploymentController(deps('deployment-controller')),
           new ReplicaSetController(deps('replicaset-controller')),
-          new PodLifecycleController(deps('kubelet')),
+          new PodLifecycleController(deps('kubelet'), runtime),
           new PersistentVolumeBinder(deps('persistentvolume-binder-controller')),
           new JobController(deps('job-controller')),
           cronJobs,
@@ -164,7 +169,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       log: requests,
       faults,
       admin,
-      podLog: (namespace, name, query, res) => servePodLog({ store, settings }, namespace, name, query, res),
+      podLog: (namespace, name, query, res) => servePodLog({ store, settings, runtime }, namespace, name, query, res),
       watchTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       aggregatedDiscovery: options.aggregatedDiscovery ?? true,
@@ -183,6 +188,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     faults,
     client,
     settings,
+    runtime,
     triggerCronJob: (namespace, name) => {
       if (!cronJobs)
         throw new Error('this simulator runs without controllers (startSim({ controllers: false }))');
@@ -206,6 +212,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       gc.stop();
       namespaces.stop();
       for (const controller of controllers) controller.stop();
+      runtime.stop();
       await server.close();
       await durable?.close();
     },
