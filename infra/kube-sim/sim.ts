@@ -17,8 +17,15 @@ import { NamespaceController } from './controllers/namespace-controller.ts';
 import { PersistentVolumeBinder } from './controllers/persistent-volume-binder.ts';
 import { PodLifecycleController } from './controllers/pod-lifecycle.ts';
 import { ReplicaSetController } from './controllers/replicaset-controller.ts';
-import { type ControllerSettings, defaultControllerSettings } from './controllers/settings.ts';
+import {
+  applySettingsJson,
+  type ControllerSettings,
+  defaultControllerSettings,
+  SettingsError,
+  settingsJson,
+} from './controllers/settings.ts';
 import { SimClient } from './controllers/sim-client.ts';
+import { statusErrors } from './errors.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import { NodeRuntime } from './runtime/node-runtime.ts';
 import { type FaultRule, Faults } from './server/faults.ts';
@@ -158,7 +165,19 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     }
     if (what === 'drop-watches' && method === 'POST') return { dropped: http?.dropWatches() ?? 0 };
     if (what === 'stats' && method === 'GET')
-      return { objects: store.count(), resourceVersion: store.currentRv };
+      return { objects: store.count(), resourceVersion: store.currentRv, processes: runtime.processCount };
+    if (what === 'settings') {
+      // What tests outside the process set: failing images, delays, planted log lines.
+      if (method === 'POST') {
+        try {
+          applySettingsJson(settings, body);
+        } catch (err) {
+          if (err instanceof SettingsError) throw statusErrors.badRequest(err.message);
+          throw err;
+        }
+      } else if (method !== 'GET') throw statusErrors.methodNotAllowed();
+      return settingsJson(settings);
+    }
     return { error: `unknown admin path /${path.join('/')}` };
   };
 
