@@ -158,9 +158,12 @@ export function buildProgram(): Command {
             process.stderr.write('error: --port must be a whole number from 0 to 65535\n');
             return EXIT.invalid;
           }
-          const backOff = options.restartBackOffMs === undefined ? undefined : Number(options.restartBackOffMs);
+          const backOff =
+            options.restartBackOffMs === undefined ? undefined : Number(options.restartBackOffMs);
           if (backOff !== undefined && (!Number.isInteger(backOff) || backOff < 0)) {
-            process.stderr.write('error: --restart-back-off-ms must be a whole number of milliseconds (0 or more)\n');
+            process.stderr.write(
+              'error: --restart-back-off-ms must be a whole number of milliseconds (0 or more)\n',
+            );
             return EXIT.invalid;
           }
           for (const [flag, values] of [
@@ -168,7 +171,9 @@ export function buildProgram(): Command {
             ['--failing-job-image', options.failingJobImage],
           ] as const)
             if (values.some((v) => v === '')) {
-              process.stderr.write(`error: ${flag} needs an image or a prefix ending in *, e.g. ${flag} 'registry.example/broken*'\n`);
+              process.stderr.write(
+                `error: ${flag} needs an image or a prefix ending in *, e.g. ${flag} 'registry.example/broken*'\n`,
+              );
               return EXIT.invalid;
             }
           const { runSim } = await import('../infra/kube-sim/main.ts');

@@ -188,7 +188,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       log: requests,
       faults,
       admin,
-      podLog: (namespace, name, query, res) => servePodLog({ store, settings, runtime }, namespace, name, query, res),
+      podLog: (namespace, name, query, res) =>
+        servePodLog({ store, settings, runtime }, namespace, name, query, res),
       watchTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       aggregatedDiscovery: options.aggregatedDiscovery ?? true,

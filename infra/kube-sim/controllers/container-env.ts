@@ -100,7 +100,8 @@ function serviceEnv(pod: Pod, lookup: EnvLookup): ContainerEnv {
   const master = lookup.services('default').find((s) => s.metadata.name === 'kubernetes');
   if (master) chosen.set('kubernetes', master);
   if (pod.spec.enableServiceLinks !== false)
-    for (const s of lookup.services(ns)) if (!(ns === 'default' && s.metadata.name === 'kubernetes')) chosen.set(s.metadata.name!, s);
+    for (const s of lookup.services(ns))
+      if (!(ns === 'default' && s.metadata.name === 'kubernetes')) chosen.set(s.metadata.name!, s);
   for (const s of [...chosen.values()].sort((a, b) => (a.metadata.name! < b.metadata.name! ? -1 : 1)))
     serviceVariables(s, env);
   return env;
@@ -167,7 +168,8 @@ export function resolveContainerEnv(
       }
       data = Object.fromEntries(Object.entries(dataOf(secret)).map(([k, v]) => [k, decode(v)]));
     } else continue;
-    for (const key of Object.keys(data).sort()) if (!`${prefix}${key}`.includes('=')) env.set(`${prefix}${key}`, data[key]!);
+    for (const key of Object.keys(data).sort())
+      if (!`${prefix}${key}`.includes('=')) env.set(`${prefix}${key}`, data[key]!);
   }
   const known = (name: string) => env.get(name) ?? services.get(name);
   for (const e of container.env ?? []) {

@@ -31,9 +31,9 @@ import type { ContainerInstance, NodeRuntime } from '../runtime/node-runtime.ts'
 import type { StoreEvent } from '../store/object-store.ts';
 import type { KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
-import type { ControllerDeps, SimController } from './controller.ts';
 import { containerArgv, type EnvLookup, processEnv, resolveContainerEnv } from './container-env.ts';
 import { newContainerID } from './container-runtime.ts';
+import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
 import { imagePullError, unmountableVolume } from './pod-start-checks.ts';
 import {
@@ -214,7 +214,9 @@ export class PodLifecycleController implements SimController {
       const podIP = pod.status?.podIP ?? this.allocateIp();
       const init = this.initTargets(key, pod, podIP, now);
       const initDone = init.every((t, i) =>
-        isSidecar(pod.spec.initContainers![i]!) ? t.kind === 'running' : t.kind === 'terminated' && t.exitCode === 0,
+        isSidecar(pod.spec.initContainers![i]!)
+          ? t.kind === 'running'
+          : t.kind === 'terminated' && t.exitCode === 0,
       );
       const containers = pod.spec.containers.map((c) =>
         initDone
@@ -369,7 +371,8 @@ export class PodLifecycleController implements SimController {
         ? { containerID: status.containerID, startedAt: new Date(adopted.startedAt ?? now) }
         : undefined,
     );
-    if (typeof started === 'string') return { kind: 'waiting', reason: 'CreateContainerConfigError', message: started };
+    if (typeof started === 'string')
+      return { kind: 'waiting', reason: 'CreateContainerConfigError', message: started };
     return {
       kind: 'running',
       instance: { containerID: started.containerID, startedAt: timestamp(started.startedAt) },
@@ -398,7 +401,10 @@ export class PodLifecycleController implements SimController {
       role === 'init'
         ? { exitAfterMs: 0, exitCode: 0 }
         : role === 'regular' && this.isJobPod(pod)
-          ? { exitAfterMs: settings.jobRunMs, exitCode: imageMatches(container.image ?? '', settings.failingJobImages) ? 1 : 0 }
+          ? {
+              exitAfterMs: settings.jobRunMs,
+              exitCode: imageMatches(container.image ?? '', settings.failingJobImages) ? 1 : 0,
+            }
           : undefined;
     const workingDir = container.workingDir as string | undefined;
     return this.runtime.start(pod.metadata.uid!, key, container.name, {

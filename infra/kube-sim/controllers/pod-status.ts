@@ -35,7 +35,13 @@ export interface TerminatedInfo {
  * `lastTerminated` are the runtime's when it has them; left out, the Pod's status keeps its own.
  */
 export type ContainerTarget =
-  | { kind: 'waiting'; reason: string; message?: string; restartCount?: number; lastTerminated?: TerminatedInfo }
+  | {
+      kind: 'waiting';
+      reason: string;
+      message?: string;
+      restartCount?: number;
+      lastTerminated?: TerminatedInfo;
+    }
   | { kind: 'running'; instance?: InstanceInfo; restartCount?: number; lastTerminated?: TerminatedInfo }
   | {
       kind: 'terminated';
@@ -72,13 +78,21 @@ function containerStatus(
     lastState: last ? { terminated: last } : (previous?.lastState ?? {}),
     restartCount: target.restartCount ?? previous?.restartCount ?? 0,
   };
-  const runtimeOf = (containerID: string) => ({ image: normalizedImage(image), imageID: imageID(image), containerID });
+  const runtimeOf = (containerID: string) => ({
+    image: normalizedImage(image),
+    imageID: imageID(image),
+    containerID,
+  });
   if (target.kind === 'waiting') {
     const waiting = {
-      waiting: { reason: target.reason, ...(target.message !== undefined ? { message: target.message } : {}) },
+      waiting: {
+        reason: target.reason,
+        ...(target.message !== undefined ? { message: target.message } : {}),
+      },
     };
     // Between restarts the status still names the container that exited (CrashLoopBackOff).
-    if (last) return { ...base, state: waiting, ready: false, ...runtimeOf(last.containerID), started: false };
+    if (last)
+      return { ...base, state: waiting, ready: false, ...runtimeOf(last.containerID), started: false };
     return { ...base, state: waiting, ready: false, image, imageID: '', started: false };
   }
   // The container keeps its identity and start time across status updates.
@@ -89,7 +103,13 @@ function containerStatus(
     previous?.state?.terminated?.startedAt ??
     now;
   if (target.kind === 'running') {
-    return { ...base, state: { running: { startedAt } }, ready: true, ...runtimeOf(containerID), started: true };
+    return {
+      ...base,
+      state: { running: { startedAt } },
+      ready: true,
+      ...runtimeOf(containerID),
+      started: true,
+    };
   }
   const finishedAt = target.finishedAt ?? previous?.state?.terminated?.finishedAt ?? now;
   return {
@@ -156,7 +176,9 @@ function phaseOf(pod: Pod, init: ContainerStatus[], containers: ContainerStatus[
     } else unknown++;
   }
   if (failedInitialization > 0 && policy === 'Never') return 'Failed';
-  const anyRegularStarted = containers.some((s) => s.state?.running || s.state?.terminated || s.lastState?.terminated);
+  const anyRegularStarted = containers.some(
+    (s) => s.state?.running || s.state?.terminated || s.lastState?.terminated,
+  );
   if ((pendingInitialization > 0 && !anyRegularStarted) || waiting > 0) return 'Pending';
   if (running > 0 && unknown === 0) return 'Running';
   if (running === 0 && stopped > 0 && unknown === 0) {

@@ -73,7 +73,9 @@ export function settingsJson(settings: ControllerSettings): Record<string, unkno
     rolloutStepDelayMs: settings.rolloutStepDelayMs,
     unpullableImages: patterns(settings.unpullableImages),
     pvcBindDelayMs: settings.pvcBindDelayMs,
-    ...(settings.defaultStorageClass !== undefined ? { defaultStorageClass: settings.defaultStorageClass } : {}),
+    ...(settings.defaultStorageClass !== undefined
+      ? { defaultStorageClass: settings.defaultStorageClass }
+      : {}),
     jobRunMs: settings.jobRunMs,
     failingJobImages: patterns(settings.failingJobImages),
     restartBackOffMs: settings.restartBackOffMs,
@@ -108,21 +110,29 @@ export class SettingsError extends Error {
  */
 export function applySettingsJson(settings: ControllerSettings, body: unknown): void {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new SettingsError('settings must be a JSON object, e.g. {"unpullableImages":["registry.example/broken*"]}');
+    throw new SettingsError(
+      'settings must be a JSON object, e.g. {"unpullableImages":["registry.example/broken*"]}',
+    );
   const input = body as Record<string, unknown>;
   const known = new Set<string>([...DURATIONS, ...PATTERN_LISTS, 'defaultStorageClass', 'podLogs']);
   const unknown = Object.keys(input).filter((k) => !known.has(k));
   if (unknown.length > 0)
-    throw new SettingsError(`unknown setting ${unknown.map((k) => JSON.stringify(k)).join(', ')}; known: ${[...known].join(', ')}`);
+    throw new SettingsError(
+      `unknown setting ${unknown.map((k) => JSON.stringify(k)).join(', ')}; known: ${[...known].join(', ')}`,
+    );
   for (const key of DURATIONS) {
     const v = input[key];
     if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 0))
-      throw new SettingsError(`${key} must be a whole number of milliseconds (0 or more), got ${JSON.stringify(v)}`);
+      throw new SettingsError(
+        `${key} must be a whole number of milliseconds (0 or more), got ${JSON.stringify(v)}`,
+      );
   }
   for (const key of PATTERN_LISTS) {
     const v = input[key];
     if (v !== undefined && (!Array.isArray(v) || v.some((p) => typeof p !== 'string' || p === '')))
-      throw new SettingsError(`${key} must be a list of image patterns (strings; a trailing * matches a prefix)`);
+      throw new SettingsError(
+        `${key} must be a list of image patterns (strings; a trailing * matches a prefix)`,
+      );
   }
   const storageClass = input.defaultStorageClass;
   if (storageClass !== undefined && typeof storageClass !== 'string')
@@ -133,11 +143,17 @@ export function applySettingsJson(settings: ControllerSettings, body: unknown): 
       typeof logs === 'object' &&
       logs !== null &&
       !Array.isArray(logs) &&
-      Object.values(logs).every((l) => l === null || (Array.isArray(l) && l.every((x) => typeof x === 'string')));
-    if (!valid) throw new SettingsError('podLogs must map "namespace/pod" (or "namespace/job:name") to a list of lines, or null');
+      Object.values(logs).every(
+        (l) => l === null || (Array.isArray(l) && l.every((x) => typeof x === 'string')),
+      );
+    if (!valid)
+      throw new SettingsError(
+        'podLogs must map "namespace/pod" (or "namespace/job:name") to a list of lines, or null',
+      );
   }
   for (const key of DURATIONS) if (input[key] !== undefined) settings[key] = input[key] as number;
-  for (const key of PATTERN_LISTS) if (input[key] !== undefined) settings[key] = [...(input[key] as string[])];
+  for (const key of PATTERN_LISTS)
+    if (input[key] !== undefined) settings[key] = [...(input[key] as string[])];
   if (storageClass !== undefined) settings.defaultStorageClass = storageClass as string;
   for (const [key, lines] of Object.entries((logs ?? {}) as Record<string, string[] | null>)) {
     if (lines === null) settings.podLogs.delete(key);

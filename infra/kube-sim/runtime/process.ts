@@ -21,7 +21,13 @@
 import { StringDecoder } from 'node:string_decoder';
 import { InputQueue, TextInput } from './input.ts';
 import { LineDiscipline } from './line-discipline.ts';
-import { type CommandIO, classifyCommand, type Environment, type ProcessContext, runProgram } from './shell.ts';
+import {
+  type CommandIO,
+  classifyCommand,
+  type Environment,
+  type ProcessContext,
+  runProgram,
+} from './shell.ts';
 import { abortableSleep, Interrupted, type Signal, signalExitCode } from './signals.ts';
 
 export type OutputStream = 'stdout' | 'stderr';
@@ -122,7 +128,8 @@ class SimProcess implements ContainerProcess {
       input: this.stdin ? this.input : new TextInput(''),
     };
     try {
-      if (this.interpreted) return { exitCode: (await runProgram(this.spec.argv, io, this.spec.env, ctx)) & 255 };
+      if (this.interpreted)
+        return { exitCode: (await runProgram(this.spec.argv, io, this.spec.env, ctx)) & 255 };
       await abortableSleep(this.spec.unknown?.exitAfterMs ?? Number.POSITIVE_INFINITY, ctx.foreground());
       return { exitCode: this.spec.unknown?.exitCode ?? 0 };
     } catch (err) {

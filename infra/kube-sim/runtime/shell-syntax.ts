@@ -303,7 +303,7 @@ class Lexer {
     } else {
       while (this.pos < src.length && NAME_CHAR.test(src[this.pos]!)) name += src[this.pos++];
     }
-    if (this.pos >= src.length) this.error('Missing \'}\'', true);
+    if (this.pos >= src.length) this.error("Missing '}'", true);
     if (!name) this.error('Bad substitution');
     if (src[this.pos] === '}') {
       this.pos++;
@@ -369,7 +369,7 @@ const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/;
 /** Splits `NAME=value` off a word when its name part is unquoted literal text. */
 function assignmentOf(word: Word): { name: string; value: Word } | undefined {
   const first = word[0];
-  if (!first || first.kind !== 'text' || first.quoted) return undefined;
+  if (first?.kind !== 'text' || first.quoted) return undefined;
   const match = ASSIGNMENT.exec(first.text);
   if (!match) return undefined;
   const rest = first.text.slice(match[0].length);
@@ -392,7 +392,13 @@ class Parser {
   private unexpected(token: Token | undefined): never {
     if (!token) throw new ShellSyntaxError('end of file unexpected', this.endLine, true);
     const shown =
-      token.type === 'op' ? (token.op === '\n' ? 'newline' : token.op) : token.type === 'redirect' ? token.op : token.raw;
+      token.type === 'op'
+        ? token.op === '\n'
+          ? 'newline'
+          : token.op
+        : token.type === 'redirect'
+          ? token.op
+          : token.raw;
     throw new ShellSyntaxError(`"${shown}" unexpected`, token.line, false);
   }
 
@@ -466,7 +472,11 @@ class Parser {
       }
       if (command.words.length === 0) {
         if (UNSUPPORTED_WORDS.has(t.raw))
-          throw new ShellSyntaxError(`"${t.raw}" is not simulated (only simple commands and lists)`, t.line, false);
+          throw new ShellSyntaxError(
+            `"${t.raw}" is not simulated (only simple commands and lists)`,
+            t.line,
+            false,
+          );
         const assignment = assignmentOf(t.word);
         if (assignment) {
           command.assignments.push(assignment);

@@ -101,7 +101,26 @@ interface ShellOptions {
 }
 
 const OPTION_LETTERS: Record<string, keyof ShellOptions> = { e: 'errexit', u: 'nounset', x: 'xtrace' };
-const IGNORED_LETTERS = new Set(['l', 'i', 'v', 'f', 'n', 'a', 'm', 'b', 'h', 'p', 'C', 'E', 'T', 'B', 'H', 'P', 'k', 't']);
+const IGNORED_LETTERS = new Set([
+  'l',
+  'i',
+  'v',
+  'f',
+  'n',
+  'a',
+  'm',
+  'b',
+  'h',
+  'p',
+  'C',
+  'E',
+  'T',
+  'B',
+  'H',
+  'P',
+  'k',
+  't',
+]);
 const LONG_OPTIONS: Record<string, keyof ShellOptions> = {
   errexit: 'errexit',
   nounset: 'nounset',
@@ -135,7 +154,8 @@ function parseShellArgs(args: string[]): ShellArgs {
         const name = args[++i];
         if (name !== undefined && Object.hasOwn(LONG_OPTIONS, name)) options[LONG_OPTIONS[name]!] = on;
       } else if (Object.hasOwn(OPTION_LETTERS, letter)) options[OPTION_LETTERS[letter]!] = on;
-      else if (!IGNORED_LETTERS.has(letter)) return { options, positional: [], error: `Illegal option -${letter}` };
+      else if (!IGNORED_LETTERS.has(letter))
+        return { options, positional: [], error: `Illegal option -${letter}` };
     }
   }
   const operands = args.slice(i);
@@ -179,8 +199,6 @@ export async function runProgram(
 }
 
 // --- programs ---
-
-const EMPTY_INPUT = () => new TextInput('');
 
 async function shellProgram(
   flavor: 'dash' | 'bash',
@@ -395,7 +413,8 @@ const BUILTINS: Record<string, Builtin> = {
       for (const letter of a.slice(1)) {
         if (letter === 'o') {
           const name = args[++i];
-          if (name !== undefined && Object.hasOwn(LONG_OPTIONS, name)) shell.options[LONG_OPTIONS[name]!] = on;
+          if (name !== undefined && Object.hasOwn(LONG_OPTIONS, name))
+            shell.options[LONG_OPTIONS[name]!] = on;
         } else if (Object.hasOwn(OPTION_LETTERS, letter)) shell.options[OPTION_LETTERS[letter]!] = on;
       }
     }
@@ -560,7 +579,12 @@ export class Shell {
   private prompt(io: CommandIO, continuation: boolean): void {
     if (!this.interactive) return;
     if (continuation) io.err('> ');
-    else io.err(this.flavor === 'bash' ? `root@${this.ctx.hostname}:${this.vars.get('PWD') ?? this.ctx.workingDir}# ` : '# ');
+    else
+      io.err(
+        this.flavor === 'bash'
+          ? `root@${this.ctx.hostname}:${this.vars.get('PWD') ?? this.ctx.workingDir}# `
+          : '# ',
+      );
   }
 
   /**
@@ -680,7 +704,9 @@ export class Shell {
     let redirected: CommandIO | number;
     try {
       argv = command.words.flatMap((w) => this.expand(w, line));
-      assignments = command.assignments.map(({ name, value }) => [name, this.expandText(value, line)] as const);
+      assignments = command.assignments.map(
+        ({ name, value }) => [name, this.expandText(value, line)] as const,
+      );
       redirected = this.redirect(io, command.redirects, line);
     } catch (err) {
       if (err instanceof ExpansionError) io.err(`${err.message}\n`);
@@ -701,7 +727,9 @@ export class Shell {
     const program = findProgram(name);
     if (!program) {
       redirected.err(
-        this.flavor === 'bash' ? `${this.prefix(line)}${name}: command not found\n` : `${this.prefix(line)}${name}: not found\n`,
+        this.flavor === 'bash'
+          ? `${this.prefix(line)}${name}: command not found\n`
+          : `${this.prefix(line)}${name}: not found\n`,
       );
       return this.finish(127);
     }
@@ -728,7 +756,8 @@ export class Shell {
       const target = this.expandText(r.target, line);
       if (r.op === '>&' || r.op === '<&') {
         if (target === '-') sinks.set(r.fd, discard);
-        else if (/^\d+$/.test(target) && sinks.has(Number(target))) sinks.set(r.fd, sinks.get(Number(target))!);
+        else if (/^\d+$/.test(target) && sinks.has(Number(target)))
+          sinks.set(r.fd, sinks.get(Number(target))!);
         else if (r.fd !== 0) {
           io.err(`${this.prefix(line)}${target}: Bad file descriptor\n`);
           return 2;
@@ -775,7 +804,9 @@ export class Shell {
       case '!':
         return '';
       case '-':
-        return (Object.keys(OPTION_LETTERS) as string[]).filter((l) => this.options[OPTION_LETTERS[l]!]).join('');
+        return (Object.keys(OPTION_LETTERS) as string[])
+          .filter((l) => this.options[OPTION_LETTERS[l]!])
+          .join('');
       default:
         if (/^\d+$/.test(name)) return name === '0' ? this.arg0 : this.positional[Number(name) - 1];
         return this.vars.get(name);
@@ -787,7 +818,11 @@ export class Shell {
   }
 
   /** The value of `$NAME` / `${NAME<op>word}` (undefined: unset and no default). */
-  private paramValue(part: Extract<WordPart, { kind: 'param' }>, line: number, fields?: Fields): string | undefined {
+  private paramValue(
+    part: Extract<WordPart, { kind: 'param' }>,
+    line: number,
+    fields?: Fields,
+  ): string | undefined {
     const value = this.special(part.name);
     if (part.length) return String((value ?? '').length);
     const unsetOrEmpty = value === undefined || value === '';

@@ -9,7 +9,10 @@
 export type EchoFlavor = 'dash' | 'gnu';
 
 /** Backslash escapes of echo -e / %b / dash's echo; returns the text and whether `\c` stopped it. */
-export function expandEscapes(text: string, { echoOctal }: { echoOctal: boolean }): { text: string; stop: boolean } {
+export function expandEscapes(
+  text: string,
+  { echoOctal }: { echoOctal: boolean },
+): { text: string; stop: boolean } {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
@@ -113,7 +116,10 @@ const CONVERSION = /%([-+ #0]*)(\*|\d+)?(?:\.(\*|\d*))?([diouxXcsbeEfgG%])/g;
 function numericArg(arg: string | undefined, errors: string[]): number {
   if (arg === undefined || arg === '') return 0;
   if (arg[0] === "'" || arg[0] === '"') return arg.length > 1 ? arg.codePointAt(1)! : 0;
-  const match = /^\s*([-+]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*(?:\.[0-9]*)?(?:[eE][-+]?\d+)?|\.[0-9]+)/.exec(arg);
+  const match =
+    /^\s*([-+]?)(0[xX][0-9a-fA-F]+|\d+\.\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|0[0-7]*|[1-9]\d*(?:[eE][-+]?\d+)?)/.exec(
+      arg,
+    );
   if (!match) {
     errors.push(`${arg}: expected numeric value`);
     return 0;
@@ -147,7 +153,10 @@ function cGeneral(value: number, precision: number, alt: boolean): string {
   const p = precision === 0 ? 1 : precision;
   if (value === 0) return '0';
   const exponent = Math.floor(Math.log10(Math.abs(value)));
-  let text = exponent < -4 || exponent >= p ? cExponential(value, p - 1) : value.toFixed(Math.max(0, p - 1 - exponent));
+  let text =
+    exponent < -4 || exponent >= p
+      ? cExponential(value, p - 1)
+      : value.toFixed(Math.max(0, p - 1 - exponent));
   if (!alt) text = text.replace(/\.?0+(e|$)/, '$1');
   return text;
 }
@@ -215,7 +224,8 @@ export function printfText(format: string, args: string[]): PrintfResult {
           const radix = conversion === 'o' ? 8 : conversion === 'x' || conversion === 'X' ? 16 : 10;
           let digits = Math.abs(n).toString(radix);
           if (conversion === 'X') digits = digits.toUpperCase();
-          if (precision !== undefined) digits = precision === 0 && n === 0 ? '' : digits.padStart(precision, '0');
+          if (precision !== undefined)
+            digits = precision === 0 && n === 0 ? '' : digits.padStart(precision, '0');
           if (flags.includes('#') && n !== 0) {
             if (conversion === 'o' && !digits.startsWith('0')) digits = `0${digits}`;
             if (conversion === 'x') digits = `0x${digits}`;
@@ -234,7 +244,11 @@ export function printfText(format: string, args: string[]): PrintfResult {
           const p = precision ?? 6;
           const lower = conversion.toLowerCase();
           text =
-            lower === 'f' ? value.toFixed(p) : lower === 'e' ? cExponential(value, p) : cGeneral(value, p, flags.includes('#'));
+            lower === 'f'
+              ? value.toFixed(p)
+              : lower === 'e'
+                ? cExponential(value, p)
+                : cGeneral(value, p, flags.includes('#'));
           if (conversion === 'E' || conversion === 'G') text = text.toUpperCase();
           if (value >= 0 && flags.includes('+')) text = `+${text}`;
           else if (value >= 0 && flags.includes(' ')) text = ` ${text}`;

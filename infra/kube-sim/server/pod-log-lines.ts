@@ -7,8 +7,8 @@
  */
 import { typeKey } from '../api/service.ts';
 import type { ControllerSettings } from '../controllers/settings.ts';
-import type { NodeRuntime } from '../runtime/node-runtime.ts';
 import { findByKind } from '../resources.ts';
+import type { NodeRuntime } from '../runtime/node-runtime.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { KubeObject } from '../types.ts';
 

@@ -74,7 +74,9 @@ function logContainerID(pod: PodShape, podName: string, container: string, previ
   };
   if (previous) {
     if (!last?.containerID)
-      throw statusErrors.badRequest(`previous terminated container "${container}" in pod "${podName}" not found`);
+      throw statusErrors.badRequest(
+        `previous terminated container "${container}" in pod "${podName}" not found`,
+      );
     return last.containerID;
   }
   if (state.running) return status?.containerID ?? '';
@@ -110,7 +112,9 @@ function boolParam(query: URLSearchParams, name: string): boolean {
   if (raw === null || raw === '') return false;
   if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(raw)) return true;
   if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(raw)) return false;
-  throw statusErrors.badRequest(`${name}: invalid value "${raw}": strconv.ParseBool: parsing "${raw}": invalid syntax`);
+  throw statusErrors.badRequest(
+    `${name}: invalid value "${raw}": strconv.ParseBool: parsing "${raw}": invalid syntax`,
+  );
 }
 
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
@@ -121,7 +125,9 @@ function timeParam(query: URLSearchParams, name: string): Date | undefined {
   if (raw === null || raw === '') return undefined;
   const at = new Date(raw);
   if (!RFC3339.test(raw) || Number.isNaN(at.getTime()))
-    throw statusErrors.badRequest(`parsing time "${raw}" as "2006-01-02T15:04:05Z07:00": cannot parse "${raw}" as "2006"`);
+    throw statusErrors.badRequest(
+      `parsing time "${raw}" as "2006-01-02T15:04:05Z07:00": cannot parse "${raw}" as "2006"`,
+    );
   return at;
 }
 
@@ -144,7 +150,12 @@ function validateLogOptions(podName: string, options: LogOptions): void {
       detail: 'must be greater than or equal to 0',
     });
   if (limitBytes !== undefined && limitBytes < 1)
-    errors.push({ type: 'FieldValueInvalid', field: 'limitBytes', value: limitBytes, detail: 'must be greater than 0' });
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'limitBytes',
+      value: limitBytes,
+      detail: 'must be greater than 0',
+    });
   if (sinceSeconds !== undefined && sinceTime !== undefined)
     errors.push({
       type: 'FieldValueForbidden',
@@ -206,7 +217,8 @@ export function servePodLog(
     return;
   }
   const containerID = logContainerID(shape, name, container, previous);
-  const since = sinceTime ?? (sinceSeconds !== undefined ? new Date(Date.now() - sinceSeconds * 1000) : undefined);
+  const since =
+    sinceTime ?? (sinceSeconds !== undefined ? new Date(Date.now() - sinceSeconds * 1000) : undefined);
   const tail = <T>(lines: readonly T[]): readonly T[] =>
     tailLines === undefined ? lines : tailLines === 0 ? [] : lines.slice(-tailLines);
 
