@@ -14,9 +14,11 @@
  *                    the process (status 128 + signal number)
  *   exited           resolves once with the exit status
  *
- * A command kube-sim cannot run (shell.ts classifyCommand: `nginx`, `bundle exec puma`, the
- * image's default command) is a server: it reads nothing, prints nothing and runs until it is
- * stopped — or, for Job Pods, exits by itself after `unknown.exitAfterMs` (settings.jobRunMs).
+ * A program kube-sim does not have (shell.ts classifyCommand: `nginx`, `bundle exec puma`, the
+ * image's default command — or `sed` inside the command's script) stands in for the real one: it
+ * reads nothing, prints nothing and runs until it is stopped — or for `unknown.exitAfterMs`, then
+ * exits with `unknown.exitCode` (a Job Pod's: settings.jobRunMs, failingJobImages). With
+ * `unknown: 'not-found'` (exec'd commands) it is not found instead: status 127.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { InputQueue, TextInput } from './input.ts';
@@ -67,8 +69,12 @@ export interface ProcessSpec {
   hostname: string;
   workingDir?: string;
   pid?: number;
-  /** A command kube-sim cannot run exits by itself after this long with this status (Job Pods). */
-  unknown?: { exitAfterMs: number; exitCode: number };
+  /**
+   * What a program kube-sim does not have does when the command runs it: runs for `exitAfterMs`
+   * (Infinity, the default: until stopped) and exits with `exitCode`; or `'not-found'` (127).
+   * Lines typed into a shell reading stdin are always `not found`.
+   */
+  unknown?: { exitAfterMs: number; exitCode: number } | 'not-found';
 }
 
 class SimProcess implements ContainerProcess {
@@ -115,12 +121,21 @@ class SimProcess implements ContainerProcess {
   }
 
   private async run(): Promise<ProcessExit> {
+    const unknown = this.spec.unknown ?? { exitAfterMs: Number.POSITIVE_INFINITY, exitCode: 0 };
+    const standsIn = unknown === 'not-found' ? undefined : unknown;
+    const standIn = standsIn
+      ? async () => {
+          await abortableSleep(standsIn.exitAfterMs, this.fg.signal);
+          return standsIn.exitCode;
+        }
+      : undefined;
     const ctx: ProcessContext = {
       foreground: () => this.fg.signal,
       hostname: this.spec.hostname,
       workingDir: this.spec.workingDir ?? '/',
       pid: this.pid,
       interactiveInput: this.tty && this.stdin,
+      ...(standIn ? { standIn } : {}),
     };
     const io: CommandIO = {
       out: (text) => this.emit('stdout', text),
@@ -130,8 +145,12 @@ class SimProcess implements ContainerProcess {
     try {
       if (this.interpreted)
         return { exitCode: (await runProgram(this.spec.argv, io, this.spec.env, ctx)) & 255 };
-      await abortableSleep(this.spec.unknown?.exitAfterMs ?? Number.POSITIVE_INFINITY, ctx.foreground());
-      return { exitCode: this.spec.unknown?.exitCode ?? 0 };
+      if (!standIn) {
+        // runc's words when the executable is missing.
+        io.err(`exec: "${this.spec.argv[0] ?? ''}": executable file not found in $PATH\n`);
+        return { exitCode: 127 };
+      }
+      return { exitCode: await standIn() };
     } catch (err) {
       if (err instanceof Interrupted) return { exitCode: signalExitCode(err.signal), signal: err.signal };
       // A bug in the simulator, not the command: say so where the container's log shows it.

@@ -52,6 +52,8 @@ export class ShellSyntaxError extends Error {
     readonly line: number,
     /** More input could complete it (open quote, trailing operator). */
     readonly incomplete: boolean,
+    /** Valid shell the subset does not run (`if`, `&`, `$(…)`), rather than a mistake. */
+    readonly unsupported = false,
   ) {
     super(`Syntax error: ${detail}`);
     this.name = 'ShellSyntaxError';
@@ -103,6 +105,10 @@ class Lexer {
     throw new ShellSyntaxError(detail, this.line, incomplete);
   }
 
+  private notSimulated(detail: string): never {
+    throw new ShellSyntaxError(detail, this.line, false, true);
+  }
+
   tokens(): Token[] {
     const out: Token[] = [];
     const src = this.src;
@@ -131,26 +137,26 @@ class Lexer {
       if (redirect) {
         const [all, digits, op] = redirect;
         if (src.startsWith('<<', this.pos + digits!.length))
-          this.error('here-documents (<<) are not simulated');
+          this.notSimulated('here-documents (<<) are not simulated');
         this.pos += all.length;
         const fd = digits ? Number(digits) : op!.startsWith('<') ? 0 : 1;
         out.push({ type: 'redirect', fd, op: op as Redirect['op'], line: this.line });
         continue;
       }
       if (c === ';') {
-        if (src[this.pos + 1] === ';') this.error('";;" unexpected');
+        if (src[this.pos + 1] === ';') this.notSimulated('";;" unexpected (case is not simulated)');
         out.push({ type: 'op', op: ';', line: this.line });
         this.pos++;
         continue;
       }
       if (c === '&' || c === '|') {
         const double = src[this.pos + 1] === c;
-        if (c === '&' && !double) this.error('background commands (&) are not simulated');
+        if (c === '&' && !double) this.notSimulated('background commands (&) are not simulated');
         out.push({ type: 'op', op: double ? c + c : c, line: this.line });
         this.pos += double ? 2 : 1;
         continue;
       }
-      if (c === '(' || c === ')') this.error(`"${c}" unexpected (subshells are not simulated)`);
+      if (c === '(' || c === ')') this.notSimulated(`"${c}" unexpected (subshells are not simulated)`);
       const start = this.pos;
       const line = this.line;
       const word = this.readWord();
@@ -208,7 +214,7 @@ class Lexer {
           parts.push(param);
         } else text += '$';
       } else if (c === '`') {
-        this.error('command substitution (`…`) is not simulated');
+        this.notSimulated('command substitution (`…`) is not simulated');
       } else {
         text += c;
         this.pos++;
@@ -252,7 +258,7 @@ class Lexer {
           parts.push(param);
         } else text += '$';
       } else if (c === '`') {
-        this.error('command substitution (`…`) is not simulated');
+        this.notSimulated('command substitution (`…`) is not simulated');
       } else {
         if (c === '\n') this.line++;
         text += c;
@@ -266,7 +272,7 @@ class Lexer {
   private readDollar(quoted: boolean): WordPart | undefined {
     const src = this.src;
     const next = src[this.pos + 1];
-    if (next === '(') this.error('command substitution ($(…)) is not simulated');
+    if (next === '(') this.notSimulated('command substitution ($(…)) is not simulated');
     if (next === '{') {
       this.pos += 2;
       return this.readBraced(quoted);
@@ -476,6 +482,7 @@ class Parser {
             `"${t.raw}" is not simulated (only simple commands and lists)`,
             t.line,
             false,
+            true,
           );
         const assignment = assignmentOf(t.word);
         if (assignment) {

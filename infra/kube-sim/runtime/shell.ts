@@ -8,8 +8,13 @@
  * - the shell (`sh -c '…'`, or commands read from stdin, with a `# ` prompt on a terminal):
  *   shell-syntax.ts's subset; builtins `:`, `true`, `false`, `echo` (dash's: escapes always, -n
  *   only; bash's: GNU's), `printf`, `exit`, `exec`, `export`, `unset`, `set` (-e -u -x, -o
- *   pipefail, `--`), `shift`, `read`, `cd`, `pwd`; a command it does not have fails as dash says
- *   it (`sh: 1: foo: not found`, status 127; bash: `bash: line 1: foo: command not found`).
+ *   pipefail, `--`), `shift`, `read`, `cd`, `pwd`.
+ * A program it does not have (`sed`, `nginx`, `rake`): in the container's own command — its
+ * command line or a script it runs — it stands in for the real one (ProcessContext.standIn: until
+ * stopped, or for a Job Pod's while), and so does a script in shell the subset does not run
+ * (`while`, `if`, `$(…)`), so scripts written for real images behave as servers, not crash loops.
+ * In an exec'd command or a line typed into a shell reading stdin it is not found, as dash says it
+ * (`sh: 1: foo: not found`, status 127; bash: `bash: line 1: foo: command not found`).
  * Pipelines run one stage after the other (each stage's output is the next one's input), which is
  * the same result for everything this subset can run.
  */
@@ -46,6 +51,13 @@ export interface ProcessContext {
   pid: number;
   /** stdin is a terminal: a shell reading it is interactive (prompts, keeps going after errors). */
   interactiveInput: boolean;
+  /**
+   * A program kube-sim does not have, run by the container's own command: it stands in for the
+   * real one (runs until stopped, or for a while) and its status is returned. Absent — in exec'd
+   * commands and in what a shell reads from stdin, which an operator typed — such a program is not
+   * found (127).
+   */
+  standIn?: (name: string, args: string[], io: CommandIO) => Promise<number>;
 }
 
 /** Exported variables, in order (what `env` prints and a program is started with). */
@@ -288,6 +300,7 @@ const PROGRAMS: Record<string, Program> = {
     const name = args[i]!;
     const program = findProgram(name);
     if (!program) {
+      if (ctx.standIn) return ctx.standIn(name, args.slice(i + 1), io);
       io.err(`env: '${name}': No such file or directory\n`);
       return 127;
     }
@@ -371,6 +384,7 @@ const BUILTINS: Record<string, Builtin> = {
     if (args.length === 0) return 0;
     const program = findProgram(args[0]!);
     if (!program) {
+      if (shell.ctx.standIn) throw new ExitRequest(await shell.ctx.standIn(args[0]!, args.slice(1), io));
       io.err(`${shell.prefix(line)}exec: ${args[0]}: not found\n`);
       throw new ExitRequest(127);
     }
@@ -518,7 +532,7 @@ export class Shell {
   private interactive = false;
 
   constructor(
-    readonly ctx: ProcessContext,
+    public ctx: ProcessContext,
     init: {
       env: Environment;
       arg0: string;
@@ -563,6 +577,8 @@ export class Shell {
       script = parseScript(text);
     } catch (err) {
       if (!(err instanceof ShellSyntaxError)) throw err;
+      // A container's script in shell the subset does not run stands for work kube-sim cannot do.
+      if (err.unsupported && this.ctx.standIn) return this.ctx.standIn(this.arg0, [text], io);
       io.err(`${this.prefix(err.line)}${err.message}\n`);
       return 2;
     }
@@ -594,6 +610,9 @@ export class Shell {
    */
   async runInput(io: CommandIO, interactive: boolean): Promise<number> {
     this.interactive = interactive;
+    // What it reads was typed by someone: a program it does not have is not found.
+    const { standIn: _typed, ...ctx } = this.ctx;
+    this.ctx = ctx;
     let line = 0;
     for (;;) {
       try {
@@ -725,6 +744,8 @@ export class Shell {
       return this.finish(await BUILTINS[name]!(this, argv.slice(1), redirected, line));
     }
     const program = findProgram(name);
+    if (!program && this.ctx.standIn)
+      return this.finish(await this.ctx.standIn(name, argv.slice(1), redirected));
     if (!program) {
       redirected.err(
         this.flavor === 'bash'

@@ -45,6 +45,7 @@ function job(
   command: string[],
   spec: Partial<k8s.V1JobSpec> = {},
   restartPolicy = 'Never',
+  container: Partial<k8s.V1Container> = {},
 ): k8s.V1Job {
   return {
     metadata: { name },
@@ -60,6 +61,7 @@ function job(
               image: 'registry.example/shop:1',
               command,
               envFrom: [{ secretRef: { name: 'config-shop' } }],
+              ...container,
             },
           ],
         },
@@ -232,6 +234,16 @@ describe('a Deployment’s container that exits', () => {
     await c.apps.deleteNamespacedDeployment({ namespace: NS, name: 'crashy' });
   });
 
+  it('a script written for a real image (programs kube-sim does not have) runs as a server, not a crash loop', async () => {
+    // examples/hello's web process.
+    const script = `sed -i "s/listen  *80;/listen \${PORT:-5000};/" /etc/nginx/conf.d/default.conf && exec nginx -g "daemon off;"`;
+    const pod = await podWith('hello-web', [
+      { name: 'web', image: 'nginx:1.27', args: ['sh', '-c', script] },
+    ]);
+    expect(pod.status?.containerStatuses?.[0]).toMatchObject({ ready: true, restartCount: 0 });
+    expect(c.sim.runtime.running(pod.metadata!.uid!, 'web')?.process.running).toBe(true);
+  });
+
   it('a server command (nginx) keeps running and stays ready; previous has nothing to show', async () => {
     const pod = await podWith('server', [{ name: 'nginx', image: 'nginx:1.27' }]);
     expect(pod.status?.containerStatuses?.[0]).toMatchObject({
@@ -300,7 +312,14 @@ describe('pod logs from the container’s output', () => {
       '--timestamps',
     ]);
     expect(kubectl.stderr).toBe('');
-    expect(kubectl.stdout).toMatch(new RegExp(`${STAMP.source}four\\n$`));
+    // kubectl sends sinceTime as a metav1.Time: whole seconds.
+    const second = Math.floor(lines[3]!.at.getTime() / 1000) * 1000;
+    expect(
+      kubectl.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.replace(STAMP, '')),
+    ).toEqual(lines.filter((l) => l.at.getTime() >= second).map((l) => l.text));
     expect((await cli.kubectl(['logs', 'talker', '-n', NS, '--tail=1'])).stdout).toBe('four\n');
   });
 
@@ -344,7 +363,9 @@ describe('pod logs from the container’s output', () => {
         {
           name: 'app',
           image: 'busybox:1.36',
-          command: ['sh', '-c', 'echo start; sleep 0.3; echo middle; sleep 0.3; echo end'],
+          // The test feeds the container's stdin: each line comes when the test sends it.
+          command: ['sh', '-c', 'echo start; read line; echo "$line"; echo end'],
+          stdin: true,
         },
       ],
       'Never',
@@ -357,9 +378,10 @@ describe('pod logs from the container’s output', () => {
     const ended = new Promise<void>((resolve) => out.on('end', () => resolve()));
     await new k8s.Log(c.kc).log(NS, 'stream', 'app', out, { follow: true, timestamps: true });
     await until(() => /^\S+ start\n$/.test(text), 'the first line');
-    const phase = (await readPod('stream')).status?.phase;
+    const pod = await readPod('stream');
+    expect(pod.status?.phase).toBe('Running');
+    c.sim.runtime.running(pod.metadata!.uid!, 'app')!.process.write('middle\n');
     await within(ended, 10_000, 'the follow to end with the container');
-    expect(phase).toBe('Running');
     expect(
       text
         .split('\n')
@@ -380,7 +402,16 @@ describe('kubectl logs -f', () => {
   it('prints a Job Pod’s lines as they come and exits when the container ends', async () => {
     await c.batch.createNamespacedJob({
       namespace: NS,
-      body: job('tail', ['sh', '-c', 'echo first; sleep 1; echo second; sleep 0.5; echo third']),
+      // Its stdin is the test's: the second line comes when the test sends it.
+      body: job(
+        'tail',
+        ['sh', '-c', 'echo first; read line; echo "$line"; sleep 0.2; echo third'],
+        {},
+        'Never',
+        {
+          stdin: true,
+        },
+      ),
     });
     const pod = await until(async () => {
       const p = await jobPod('tail');
@@ -401,6 +432,7 @@ describe('kubectl logs -f', () => {
       // Printed while the command still runs: the second line is not written yet.
       expect((await readPod(pod.metadata!.name!)).status?.phase).toBe('Running');
       expect(child.exitCode).toBeNull();
+      c.sim.runtime.running(pod.metadata!.uid!, 'main')!.process.write('second\n');
       const code = await within(exited, 20_000, 'kubectl logs -f to exit with the container');
       expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: 'first\nsecond\nthird\n', stderr: '' });
     } finally {

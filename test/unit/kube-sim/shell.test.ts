@@ -24,7 +24,9 @@ interface Run {
   signal?: string;
 }
 
-function start(argv: string[], options: { stdin?: boolean; tty?: boolean } = {}) {
+type Unknown = { exitAfterMs: number; exitCode: number } | 'not-found';
+
+function start(argv: string[], options: { stdin?: boolean; tty?: boolean; unknown?: Unknown } = {}) {
   const process = spawnProcess({ argv, env: ENV, hostname: 'web-1', ...options });
   const out = { stdout: '', stderr: '' };
   process.onOutput((stream, chunk) => {
@@ -33,8 +35,12 @@ function start(argv: string[], options: { stdin?: boolean; tty?: boolean } = {})
   return { process, out };
 }
 
-async function run(argv: string[], input?: string): Promise<Run> {
-  const { process, out } = start(argv, { stdin: input !== undefined });
+/**
+ * Runs a command to its end. By default as an exec'd command runs (a program kube-sim does not
+ * have is not found); `unknown` as the container's own command (it stands in for the real one).
+ */
+async function run(argv: string[], input?: string, unknown: Unknown = 'not-found'): Promise<Run> {
+  const { process, out } = start(argv, { stdin: input !== undefined, unknown });
   if (input !== undefined) {
     process.write(input);
     process.endInput();
@@ -326,6 +332,75 @@ describe('the programs', () => {
     const { process } = start(['sleep', '3600']);
     process.kill('SIGKILL');
     expect(await process.exited).toEqual({ exitCode: 137, signal: 'SIGKILL' });
+  });
+});
+
+describe('a program kube-sim does not have', () => {
+  it('stands in for the real one in the container’s own command: a server runs until stopped', async () => {
+    const { process, out } = start([
+      'sh',
+      '-c',
+      'echo starting; sed -i "s/80/5000/" /etc/nginx/conf.d/default.conf && exec nginx -g "daemon off;"',
+    ]);
+    await until(() => out.stdout === 'starting\n', 'the first line');
+    expect(process.running).toBe(true);
+    process.kill('SIGTERM');
+    expect(await process.exited).toEqual({ exitCode: 143, signal: 'SIGTERM' });
+    expect(out.stderr).toBe('');
+  });
+
+  it('in a Job’s command it takes its while and exits with the Job’s status, and the script goes on', async () => {
+    const job = { exitAfterMs: 5, exitCode: 0 };
+    expect(
+      await run(
+        ['sh', '-c', 'echo a; rake db:migrate && echo b; env X=1 bundle exec rake; echo $?'],
+        undefined,
+        job,
+      ),
+    ).toEqual({
+      stdout: 'a\nb\n0\n',
+      stderr: '',
+      exitCode: 0,
+    });
+    expect(
+      await run(['sh', '-c', 'exec rake db:migrate; echo never'], undefined, { exitAfterMs: 5, exitCode: 1 }),
+    ).toEqual({
+      stdout: '',
+      stderr: '',
+      exitCode: 1,
+    });
+  });
+
+  it('so does a script in shell the subset does not run; a real syntax error is still one', async () => {
+    const loop = ['sh', '-c', 'while true; do echo "tick $(date)"; sleep 30; done'];
+    expect(await run(loop, undefined, { exitAfterMs: 5, exitCode: 0 })).toEqual({
+      stdout: '',
+      stderr: '',
+      exitCode: 0,
+    });
+    expect((await run(loop)).stderr).toBe(
+      'sh: 1: Syntax error: command substitution ($(…)) is not simulated\n',
+    );
+    expect(await run(['sh', '-c', "echo 'open"], undefined, { exitAfterMs: 5, exitCode: 0 })).toMatchObject({
+      stderr: 'sh: 1: Syntax error: Unterminated quoted string\n',
+      exitCode: 2,
+    });
+  });
+
+  it('is not found when exec’d, or typed into a shell reading stdin', async () => {
+    expect(await run(['nginx'])).toEqual({
+      stdout: '',
+      stderr: 'exec: "nginx": executable file not found in $PATH\n',
+      exitCode: 127,
+    });
+    expect(await run(['sh'], 'rake db:migrate\necho $?\n', { exitAfterMs: 5, exitCode: 0 })).toEqual({
+      stdout: '127\n',
+      stderr: 'sh: 1: rake: not found\n',
+      exitCode: 0,
+    });
+    expect((await run(['sh'], 'sh -c nope\n', { exitAfterMs: 5, exitCode: 0 })).stderr).toBe(
+      'sh: 1: nope: not found\n',
+    );
   });
 });
 
