@@ -4,13 +4,12 @@
  *    sandbox is never created and the containers stay ContainerCreating;
  * 2. per container, the image pull (imageManager.EnsureImageExists): an image the settings call
  *    unpullable, or a pull that needed an imagePullSecret that does not exist → ErrImagePull;
- * 3. per container, its environment (kubelet_pods.go makeEnvironmentVariables, container-env.ts):
- *    envFrom and env.valueFrom references to a missing Secret/ConfigMap or key →
- *    CreateContainerConfigError.
+ * 3. per container, its environment (kubelet_pods.go makeEnvironmentVariables): envFrom and
+ *    env.valueFrom references to a missing Secret/ConfigMap or key → CreateContainerConfigError,
+ *    found while the environment is resolved (container-env.ts resolveContainerEnv).
  * Optional references never block.
  */
 import type { KubeObject } from '../types.ts';
-import { resolveContainerEnv } from './container-env.ts';
 import { imageNotFoundError, imageUnauthorizedError } from './container-runtime.ts';
 import { type ControllerSettings, imageMatches } from './settings.ts';
 import type { Container, KeyToPath, Pod } from './workload-types.ts';
@@ -103,13 +102,4 @@ export function imagePullError(
     (ref) => !!ref.name && !lookup.secret(pod.metadata.namespace!, ref.name),
   );
   return missing ? imageUnauthorizedError(image) : undefined;
-}
-
-/** makeEnvironmentVariables' first error for this container (envFrom first, then env). */
-export function containerConfigError(
-  pod: Pod,
-  container: Container,
-  lookup: ObjectLookup,
-): string | undefined {
-  return resolveContainerEnv(pod, container, lookup).error;
 }
