@@ -139,14 +139,14 @@ export class NodeRuntime {
   /**
    * Runs a command in a running container with the container's environment (the exec
    * subresource); undefined when the container is not running. Its output is not the container's
-   * log. The caller checks the command with classifyCommand first when a command kube-sim cannot
-   * run must fail rather than run until stopped.
+   * log. A program kube-sim does not have is not found (`exec: "x": executable file not found in
+   * $PATH`, 127; `sh: 1: x: not found` inside a script) unless `unknown` says otherwise.
    */
   exec(
     podUid: string,
     name: string,
     argv: readonly string[],
-    options: { stdin?: boolean; tty?: boolean } = {},
+    options: { stdin?: boolean; tty?: boolean; unknown?: ProcessSpec['unknown'] } = {},
   ): ContainerProcess | undefined {
     const slot = this.container(podUid, name);
     const instance = this.running(podUid, name);
@@ -156,6 +156,7 @@ export class NodeRuntime {
       env: instance.env,
       stdin: options.stdin ?? false,
       tty: options.tty ?? false,
+      unknown: options.unknown ?? 'not-found',
       hostname: slot.hostname,
       ...(slot.workingDir !== undefined ? { workingDir: slot.workingDir } : {}),
       pid: ++slot.lastPid,

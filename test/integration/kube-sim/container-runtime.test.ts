@@ -465,6 +465,14 @@ describe('processes', () => {
     expect(await exec!.exited).toEqual({ exitCode: 0 });
     expect(text).toBe('the sleeper\nsleeper\n10.96.0.1\n');
 
+    const missing = c.sim.runtime.exec(pod.metadata!.uid!, 'app', ['rails', 'console'])!;
+    let err = '';
+    missing.onOutput((stream, chunk) => {
+      if (stream === 'stderr') err += chunk.toString('utf8');
+    });
+    expect(await missing.exited).toEqual({ exitCode: 127 });
+    expect(err).toBe('exec: "rails": executable file not found in $PATH\n');
+
     const before = c.sim.runtime.processCount;
     await c.core.deleteNamespacedPod({ namespace: NS, name: 'sleeper' });
     await until(() => c.sim.runtime.processCount === before - 1, 'the Pod’s process to be gone');
