@@ -127,22 +127,77 @@ export function buildProgram(): Command {
     .option('--port <port>', 'port to listen on (default: a free one)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--kubeconfig <file>', 'write a kubeconfig for kubectl, helm and client-node here')
+    .option(
+      '--unpullable-image <pattern>',
+      'an image whose pull fails (ErrImagePull); exact, or a prefix ending in *; repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option(
+      '--failing-job-image <pattern>',
+      'an image whose Job containers exit 1 when kube-sim cannot run their command; repeatable',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option(
+      '--restart-back-off-ms <ms>',
+      "the first crash-loop back-off between container restarts (the kubelet's 10000)",
+    )
     .action(
-      longRunning(async (options: { port?: string; host: string; kubeconfig?: string }) => {
-        const port = options.port === undefined ? undefined : Number(options.port);
-        if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
-          process.stderr.write('error: --port must be a whole number from 0 to 65535\n');
-          return EXIT.invalid;
-        }
-        const { runSim } = await import('../infra/kube-sim/main.ts');
-        await runSim({
-          host: options.host,
-          ...(port !== undefined ? { port } : {}),
-          ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
-        });
-        await new Promise(() => undefined);
-        return EXIT.ok;
-      }),
+      longRunning(
+        async (options: {
+          port?: string;
+          host: string;
+          kubeconfig?: string;
+          unpullableImage: string[];
+          failingJobImage: string[];
+          restartBackOffMs?: string;
+        }) => {
+          const port = options.port === undefined ? undefined : Number(options.port);
+          if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
+            process.stderr.write('error: --port must be a whole number from 0 to 65535\n');
+            return EXIT.invalid;
+          }
+          const backOff =
+            options.restartBackOffMs === undefined ? undefined : Number(options.restartBackOffMs);
+          if (backOff !== undefined && (!Number.isInteger(backOff) || backOff < 0)) {
+            process.stderr.write(
+              'error: --restart-back-off-ms must be a whole number of milliseconds (0 or more)\n',
+            );
+            return EXIT.invalid;
+          }
+          for (const [flag, values] of [
+            ['--unpullable-image', options.unpullableImage],
+            ['--failing-job-image', options.failingJobImage],
+          ] as const)
+            if (values.some((v) => v === '')) {
+              process.stderr.write(
+                `error: ${flag} needs an image or a prefix ending in *, e.g. ${flag} 'registry.example/broken*'\n`,
+              );
+              return EXIT.invalid;
+            }
+          const { runSim } = await import('../infra/kube-sim/main.ts');
+          const { SettingsError } = await import('../infra/kube-sim/controllers/settings.ts');
+          try {
+            await runSim({
+              host: options.host,
+              ...(port !== undefined ? { port } : {}),
+              ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
+              settings: {
+                ...(options.unpullableImage.length > 0 ? { unpullableImages: options.unpullableImage } : {}),
+                ...(options.failingJobImage.length > 0 ? { failingJobImages: options.failingJobImage } : {}),
+                ...(backOff !== undefined ? { restartBackOffMs: backOff } : {}),
+              },
+            });
+          } catch (err) {
+            if (!(err instanceof SettingsError)) throw err;
+            process.stderr.write(`error: ${err.message}\n`);
+            return EXIT.invalid;
+          }
+          await new Promise(() => undefined);
+          return EXIT.ok;
+        },
+      ),
     );
 
   program

@@ -1,13 +1,26 @@
 /**
- * `longshore sim [--port P] [--kubeconfig FILE]`: a standalone simulator until SIGTERM/SIGINT.
+ * `longshore sim [--port P] [--kubeconfig FILE] [--unpullable-image PATTERN]… [--failing-job-image
+ * PATTERN]… [--restart-back-off-ms MS]`: a standalone simulator until SIGTERM/SIGINT. Settings
+ * given here are checked before it starts; `POST /__sim/settings` changes them while it runs.
  */
+import { applySettingsJson, defaultControllerSettings } from './controllers/settings.ts';
 import { startSim } from './sim.ts';
 
-export async function runSim(options: { port?: number; host?: string; kubeconfig?: string }): Promise<void> {
+export async function runSim(options: {
+  port?: number;
+  host?: string;
+  kubeconfig?: string;
+  /** Controller settings as the admin API takes them (`{ unpullableImages: [...] }`). */
+  settings?: Record<string, unknown>;
+}): Promise<void> {
+  // Refused before anything listens (a SettingsError names the setting).
+  const settings = defaultControllerSettings();
+  if (options.settings) applySettingsJson(settings, options.settings);
   const sim = await startSim({
     ...(options.port !== undefined ? { port: options.port } : {}),
     ...(options.host ? { host: options.host } : {}),
     ...(options.kubeconfig ? { kubeconfigPath: options.kubeconfig } : {}),
+    settings,
   }).catch((err: NodeJS.ErrnoException) => {
     // One line naming the address and the option that chooses it, instead of Node's listen error.
     if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;

@@ -17,9 +17,17 @@ import { NamespaceController } from './controllers/namespace-controller.ts';
 import { PersistentVolumeBinder } from './controllers/persistent-volume-binder.ts';
 import { PodLifecycleController } from './controllers/pod-lifecycle.ts';
 import { ReplicaSetController } from './controllers/replicaset-controller.ts';
-import { type ControllerSettings, defaultControllerSettings } from './controllers/settings.ts';
+import {
+  applySettingsJson,
+  type ControllerSettings,
+  defaultControllerSettings,
+  SettingsError,
+  settingsJson,
+} from './controllers/settings.ts';
 import { SimClient } from './controllers/sim-client.ts';
+import { statusErrors } from './errors.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
+import { NodeRuntime } from './runtime/node-runtime.ts';
 import { type FaultRule, Faults } from './server/faults.ts';
 import { type HttpServer, startHttpServer } from './server/http-server.ts';
 import { servePodLog } from './server/pod-log.ts';
@@ -78,6 +86,8 @@ export interface Sim {
   dropWatches(): number;
   /** Knobs of the simulated controllers, mutable while running. */
   readonly settings: ControllerSettings;
+  /** The node's container runtime: the processes of running containers, their logs, exec and attach. */
+  readonly runtime: NodeRuntime;
   /** Runs a CronJob now, as its schedule would (creates its Job, sets lastScheduleTime). */
   triggerCronJob(namespace: string, name: string): KubeObject;
   /** Writes every object and the resourceVersion counter to a JSON file (atomically, 0600, fsynced). */
@@ -108,6 +118,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   bootstrap(client, settings);
   const gc = new GarbageCollector(store, new SimClient(service, 'generic-garbage-collector'), onError);
   const namespaces = new NamespaceController(store, new SimClient(service, 'namespace-controller'), onError);
+  // The node's container runtime: the kubelet starts processes in it, logs (and attach, exec) read them.
+  const runtime = new NodeRuntime();
   const deps = (manager: string) => ({ store, client: new SimClient(service, manager), settings, onError });
   const cronJobs =
     options.controllers === false ? undefined : new CronJobController(deps('cronjob-controller'));
@@ -117,7 +129,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       : [
           new DeploymentController(deps('deployment-controller')),
           new ReplicaSetController(deps('replicaset-controller')),
-          new PodLifecycleController(deps('kubelet')),
+          new PodLifecycleController(deps('kubelet'), runtime),
           new PersistentVolumeBinder(deps('persistentvolume-binder-controller')),
           new JobController(deps('job-controller')),
           cronJobs,
@@ -153,7 +165,19 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     }
     if (what === 'drop-watches' && method === 'POST') return { dropped: http?.dropWatches() ?? 0 };
     if (what === 'stats' && method === 'GET')
-      return { objects: store.count(), resourceVersion: store.currentRv };
+      return { objects: store.count(), resourceVersion: store.currentRv, processes: runtime.processCount };
+    if (what === 'settings') {
+      // What tests outside the process set: failing images, delays, planted log lines.
+      if (method === 'POST') {
+        try {
+          applySettingsJson(settings, body);
+        } catch (err) {
+          if (err instanceof SettingsError) throw statusErrors.badRequest(err.message);
+          throw err;
+        }
+      } else if (method !== 'GET') throw statusErrors.methodNotAllowed();
+      return settingsJson(settings);
+    }
     return { error: `unknown admin path /${path.join('/')}` };
   };
 
@@ -164,7 +188,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       log: requests,
       faults,
       admin,
-      podLog: (namespace, name, query, res) => servePodLog({ store, settings }, namespace, name, query, res),
+      podLog: (namespace, name, query, res) =>
+        servePodLog({ store, settings, runtime }, namespace, name, query, res),
       watchTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       aggregatedDiscovery: options.aggregatedDiscovery ?? true,
@@ -183,6 +208,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     faults,
     client,
     settings,
+    runtime,
     triggerCronJob: (namespace, name) => {
       if (!cronJobs)
         throw new Error('this simulator runs without controllers (startSim({ controllers: false }))');
@@ -206,6 +232,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       gc.stop();
       namespaces.stop();
       for (const controller of controllers) controller.stop();
+      runtime.stop();
       await server.close();
       await durable?.close();
     },

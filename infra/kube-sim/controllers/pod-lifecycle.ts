@@ -10,24 +10,39 @@
  * - a blocked Pod is looked at again when a Secret or ConfigMap in its namespace is added or
  *   changed, and every RECHECK_MS (images become pullable when the settings change); containers
  *   already running are never stopped by such a check, as on a real node;
- * - Pods with restartPolicy Never or OnFailure (Job Pods) run for `settings.jobRunMs`, then end
- *   Succeeded (exit 0, Completed) or, for images in `settings.failingJobImages`, Failed (exit 1,
- *   Error).
- * Status goes through `/status`; Pods being deleted are left alone.
+ * - a started container runs its command in the node runtime (runtime/, docs/kube-sim.md
+ *   "Container runtime model"): its environment resolved from the store at start
+ *   (container-env.ts), its output the container's log. When the process exits, the restart
+ *   policy decides (the container's own for sidecars; init containers restart only after a
+ *   failure): not restarted → terminated with its exit code (Completed for 0, Error otherwise), and
+ *   the Pod Succeeded or Failed once all are; restarted → at once the first time, then after the
+ *   crash-loop back-off (`settings.restartBackOffMs` doubling to `restartBackOffMaxMs`;
+ *   CrashLoopBackOff `back-off 10s restarting failed container=c pod=p_ns(uid)` meanwhile, not
+ *   ready), with restartCount and lastState.terminated;
+ * - a command kube-sim cannot run is a server: it runs until stopped — in a Job Pod (restartPolicy
+ *   Never or OnFailure) it exits after `settings.jobRunMs`, 0, or 1 for images in
+ *   `settings.failingJobImages`; in an init container it completes at once.
+ * Status goes through `/status`; a Pod being deleted has its processes killed and is left alone.
  */
+import { timestamp } from '../api/metadata.ts';
 import { typeKey } from '../api/service.ts';
+import { goDuration, RestartBackOff } from '../runtime/back-off.ts';
+import type { ContainerInstance, NodeRuntime } from '../runtime/node-runtime.ts';
 import type { StoreEvent } from '../store/object-store.ts';
 import type { KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
+import { containerArgv, type EnvLookup, processEnv, resolveContainerEnv } from './container-env.ts';
+import { newContainerID } from './container-runtime.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
+import { imagePullError, unmountableVolume } from './pod-start-checks.ts';
 import {
-  containerConfigError,
-  imagePullError,
-  type ObjectLookup,
-  unmountableVolume,
-} from './pod-start-checks.ts';
-import { buildPodStatus, type ContainerTarget, isSidecar, type PodTarget } from './pod-status.ts';
+  buildPodStatus,
+  type ContainerTarget,
+  isSidecar,
+  type PodTarget,
+  type TerminatedInfo,
+} from './pod-status.ts';
 import { bindPod } from './registry-writes.ts';
 import { imageMatches } from './settings.ts';
 import {
@@ -38,6 +53,7 @@ import {
   POD,
   type Pod,
   SECRET,
+  SERVICE,
   splitKey,
 } from './workload-types.ts';
 
@@ -50,21 +66,38 @@ const RECHECK_MS = 250;
 const POD_KEY = typeKey(POD);
 const SECRET_KEY = typeKey(SECRET);
 const CONFIG_MAP_KEY = typeKey(CONFIG_MAP);
+const SERVICE_KEY = typeKey(SERVICE);
+
+/** What a container is to the kubelet: its restart rules differ. */
+type Role = 'init' | 'sidecar' | 'regular';
+
+const terminatedInfo = (instance: ContainerInstance): TerminatedInfo => {
+  const exitCode = instance.exit?.exitCode ?? 0;
+  return {
+    exitCode,
+    reason: exitCode === 0 ? 'Completed' : 'Error',
+    startedAt: timestamp(instance.startedAt),
+    finishedAt: timestamp(instance.exit?.finishedAt),
+    containerID: instance.containerID,
+  };
+};
 
 export class PodLifecycleController implements SimController {
   private readonly queue: ControllerQueue;
   private readonly unsubscribe: () => void;
   /** Pod uid → when its containers may start (bound + podReadyDelayMs). */
   private readonly startAt = new Map<string, number>();
-  /** Pod uid → when its containers started (Job Pods finish jobRunMs later). */
-  private readonly runningSince = new Map<string, number>();
   /** Keys of Pods with containers that cannot start yet. */
   private readonly blocked = new Set<string>();
   private recheck: NodeJS.Timeout | undefined;
   private nextIp = 0;
-  private readonly lookup: ObjectLookup;
+  private readonly lookup: EnvLookup;
+  private readonly backOff: RestartBackOff;
 
-  constructor(private readonly deps: ControllerDeps) {
+  constructor(
+    private readonly deps: ControllerDeps,
+    private readonly runtime: NodeRuntime,
+  ) {
     this.queue = new ControllerQueue(
       (key) => this.sync(key),
       (key, err) => deps.onError(`pod ${key}`, err),
@@ -72,7 +105,14 @@ export class PodLifecycleController implements SimController {
     this.lookup = {
       secret: (ns, name) => deps.store.get(SECRET_KEY, ns, name),
       configMap: (ns, name) => deps.store.get(CONFIG_MAP_KEY, ns, name),
+      services: (ns) => deps.store.list(SERVICE_KEY, ns),
     };
+    this.backOff = new RestartBackOff(
+      () => deps.settings.restartBackOffMs,
+      () => deps.settings.restartBackOffMaxMs,
+    );
+    // An exited container is looked at again at once (the kubelet's PLEG event).
+    runtime.setExitListener((key) => this.queue.add(key));
     // Pod IPs continue after those already handed out (a simulator restored from a snapshot).
     for (const pod of deps.store.list(POD_KEY) as Pod[]) {
       const last = Number((pod.status?.podIP ?? '').split('.').at(-1));
@@ -103,7 +143,8 @@ export class PodLifecycleController implements SimController {
         this.blocked.delete(key);
         this.queue.forget(key);
         this.startAt.delete(object.metadata.uid!);
-        this.runningSince.delete(object.metadata.uid!);
+        this.runtime.removePod(object.metadata.uid!);
+        this.backOff.forget(`${object.metadata.uid!}/`);
       } else this.queue.add(key);
     } else if (
       (event.typeKey === SECRET_KEY || event.typeKey === CONFIG_MAP_KEY) &&
@@ -128,10 +169,17 @@ export class PodLifecycleController implements SimController {
   private sync(key: string): void {
     const { namespace, name } = splitKey(key);
     let pod = this.deps.store.get(POD_KEY, namespace, name) as Pod | undefined;
-    if (!pod || pod.metadata.deletionTimestamp) return;
+    if (!pod) return;
+    if (pod.metadata.deletionTimestamp) {
+      // Deleting (finalizers keep the object): the kubelet stops the containers.
+      this.runtime.killPod(pod.metadata.uid!, 'SIGTERM');
+      return;
+    }
     const phase = pod.status?.phase;
     if (phase === 'Succeeded' || phase === 'Failed') {
       this.blocked.delete(key);
+      // A terminal Pod runs nothing (a sidecar, a container still running beside a failed init).
+      this.runtime.killPod(pod.metadata.uid!, 'SIGTERM');
       return;
     }
     if (!pod.spec.nodeName) {
@@ -157,30 +205,25 @@ export class PodLifecycleController implements SimController {
     this.startContainers(key, pod, now);
   }
 
-  /** One kubelet SyncPod: mount, pull, configure and start what can start; finish Job Pods. */
+  /** One kubelet SyncPod: mount, pull, configure and start what can start; see what exited. */
   private startContainers(key: string, pod: Pod, now: number): void {
-    const uid = pod.metadata.uid!;
     const volumeError = unmountableVolume(pod, this.lookup);
     let target: PodTarget;
     if (volumeError) target = this.target(pod, { sandboxReady: false });
     else {
       const podIP = pod.status?.podIP ?? this.allocateIp();
-      const init = this.initTargets(pod);
+      const init = this.initTargets(key, pod, podIP, now);
       const initDone = init.every((t, i) =>
-        isSidecar(pod.spec.initContainers![i]!) ? t.kind === 'running' : t.kind === 'terminated',
+        isSidecar(pod.spec.initContainers![i]!)
+          ? t.kind === 'running'
+          : t.kind === 'terminated' && t.exitCode === 0,
       );
       const containers = pod.spec.containers.map((c) =>
-        initDone ? this.containerTarget(pod, c) : ({ kind: 'waiting', reason: 'PodInitializing' } as const),
+        initDone
+          ? this.containerTarget(key, pod, c, 'regular', podIP, now)
+          : ({ kind: 'waiting', reason: 'PodInitializing' } as const),
       );
       target = { sandboxReady: true, podIP, hostIP: HOST_IP, init, containers };
-    }
-    const allRunning = target.containers.length > 0 && target.containers.every((t) => t.kind === 'running');
-    if (allRunning && this.isJobPod(pod)) {
-      const since = this.runningSince.get(uid) ?? now;
-      this.runningSince.set(uid, since);
-      const finishAt = since + this.deps.settings.jobRunMs;
-      if (now >= finishAt) target.containers = pod.spec.containers.map((c) => this.finished(c));
-      else this.queue.addLater(key, finishAt - now);
     }
     this.writeStatus(pod, target);
     if (
@@ -197,15 +240,11 @@ export class PodLifecycleController implements SimController {
     return policy === 'Never' || policy === 'OnFailure';
   }
 
-  private finished(container: Container): ContainerTarget {
-    const fails = imageMatches(container.image ?? '', this.deps.settings.failingJobImages);
-    return fails
-      ? { kind: 'terminated', exitCode: 1, reason: 'Error' }
-      : { kind: 'terminated', exitCode: 0, reason: 'Completed' };
-  }
-
-  /** Init containers run one after another; each must finish (sidecars: start) before the next. */
-  private initTargets(pod: Pod): ContainerTarget[] {
+  /**
+   * Init containers run one after another; each must complete (a sidecar: start) before the next
+   * starts, and the regular containers wait for all of them.
+   */
+  private initTargets(key: string, pod: Pod, podIP: string, now: number): ContainerTarget[] {
     const targets: ContainerTarget[] = [];
     let blocked = false;
     for (const c of pod.spec.initContainers ?? []) {
@@ -213,41 +252,174 @@ export class PodLifecycleController implements SimController {
         targets.push({ kind: 'waiting', reason: 'PodInitializing' });
         continue;
       }
-      const t = this.containerTarget(pod, c);
-      if (t.kind === 'waiting') {
-        blocked = true;
-        targets.push(t);
-      } else targets.push(isSidecar(c) ? t : { kind: 'terminated', exitCode: 0, reason: 'Completed' });
+      const sidecar = isSidecar(c);
+      const t = this.containerTarget(key, pod, c, sidecar ? 'sidecar' : 'init', podIP, now);
+      targets.push(t);
+      const done = sidecar ? t.kind === 'running' : t.kind === 'terminated' && t.exitCode === 0;
+      if (!done) blocked = true;
     }
     return targets;
   }
 
+  /** The restart policy that applies: sidecars always restart; init containers only after a failure. */
+  private restartPolicyOf(pod: Pod, role: Role): string {
+    if (role === 'sidecar') return 'Always';
+    const policy = pod.spec.restartPolicy ?? 'Always';
+    if (role === 'init') return policy === 'Never' ? 'Never' : 'OnFailure';
+    return policy;
+  }
+
   /**
-   * A container that runs (or ran) keeps doing so; one that has not started yet is pulled and
-   * configured now, in the kubelet's order.
+   * What a container does now: keeps running; has exited (and stays terminated, waits out its
+   * back-off, or restarts); or, not started on this node yet, is pulled, configured and started
+   * in the kubelet's order.
    */
-  private containerTarget(pod: Pod, container: Container): ContainerTarget {
+  private containerTarget(
+    key: string,
+    pod: Pod,
+    container: Container,
+    role: Role,
+    podIP: string,
+    now: number,
+  ): ContainerTarget {
+    const uid = pod.metadata.uid!;
+    const slot = this.runtime.container(uid, container.name);
+    const current = slot?.current;
+    const lastTerminated = slot?.previous ? terminatedInfo(slot.previous) : undefined;
+    if (slot && current && !current.exit)
+      return {
+        kind: 'running',
+        instance: { containerID: current.containerID, startedAt: timestamp(current.startedAt) },
+        restartCount: slot.restartCount,
+        ...(lastTerminated ? { lastTerminated } : {}),
+      };
+    if (slot && current?.exit) {
+      const done = terminatedInfo(current);
+      const policy = this.restartPolicyOf(pod, role);
+      const restart = policy === 'Always' || (policy === 'OnFailure' && done.exitCode !== 0);
+      if (!restart)
+        return {
+          kind: 'terminated',
+          exitCode: done.exitCode,
+          reason: done.reason,
+          instance: { containerID: done.containerID, startedAt: done.startedAt },
+          finishedAt: done.finishedAt,
+          restartCount: slot.restartCount,
+          ...(lastTerminated ? { lastTerminated } : {}),
+        };
+      // kuberuntime_manager.go doBackOff, keyed by the container (its finishedAt starts the wait).
+      const backOffKey = `${uid}/${container.name}`;
+      const finished = current.exit.finishedAt.getTime();
+      if (this.backOff.isInBackOffSince(backOffKey, finished, now)) {
+        this.queue.addLater(key, this.backOff.remainingMs(backOffKey, finished, now));
+        const { name, namespace } = pod.metadata;
+        return {
+          kind: 'waiting',
+          reason: 'CrashLoopBackOff',
+          message: `back-off ${goDuration(this.backOff.get(backOffKey))} restarting failed container=${container.name} pod=${name}_${namespace}(${uid})`,
+          restartCount: slot.restartCount,
+          lastTerminated: done,
+        };
+      }
+      this.backOff.next(backOffKey, finished, now);
+      const started = this.start(key, pod, container, role, podIP, slot.restartCount + 1);
+      if (typeof started === 'string')
+        return {
+          kind: 'waiting',
+          reason: 'CreateContainerConfigError',
+          message: started,
+          restartCount: slot.restartCount,
+          lastTerminated: done,
+        };
+      return {
+        kind: 'running',
+        instance: { containerID: started.containerID, startedAt: timestamp(started.startedAt) },
+        restartCount: slot.restartCount,
+        lastTerminated: done,
+      };
+    }
+    // Nothing of this container runs here: first start, or a simulator restarted from its state.
     const status = this.previousStatus(pod, container.name);
-    if (status?.state?.running) return { kind: 'running' };
     if (status?.state?.terminated) {
       const { exitCode, reason } = status.state.terminated;
       return { kind: 'terminated', exitCode, reason: reason ?? (exitCode === 0 ? 'Completed' : 'Error') };
     }
-    const pullError = imagePullError(pod, container, this.deps.settings, this.lookup);
-    if (pullError) {
-      // The first failure reports the runtime's error; retries during the back-off report that.
-      const waiting = status?.state?.waiting?.reason;
-      return waiting === 'ErrImagePull' || waiting === 'ImagePullBackOff'
-        ? {
-            kind: 'waiting',
-            reason: 'ImagePullBackOff',
-            message: `Back-off pulling image "${container.image}"`,
-          }
-        : { kind: 'waiting', reason: 'ErrImagePull', message: pullError };
+    const adopted = status?.state?.running;
+    if (!adopted && !status?.lastState?.terminated) {
+      const pullError = imagePullError(pod, container, this.deps.settings, this.lookup);
+      if (pullError) {
+        // The first failure reports the runtime's error; retries during the back-off report that.
+        const waiting = status?.state?.waiting?.reason;
+        return waiting === 'ErrImagePull' || waiting === 'ImagePullBackOff'
+          ? {
+              kind: 'waiting',
+              reason: 'ImagePullBackOff',
+              message: `Back-off pulling image "${container.image}"`,
+            }
+          : { kind: 'waiting', reason: 'ErrImagePull', message: pullError };
+      }
     }
-    const configError = containerConfigError(pod, container, this.lookup);
-    if (configError) return { kind: 'waiting', reason: 'CreateContainerConfigError', message: configError };
-    return { kind: 'running' };
+    const restartCount = status?.restartCount ?? 0;
+    const started = this.start(
+      key,
+      pod,
+      container,
+      role,
+      podIP,
+      restartCount,
+      adopted && status?.containerID
+        ? { containerID: status.containerID, startedAt: new Date(adopted.startedAt ?? now) }
+        : undefined,
+    );
+    if (typeof started === 'string')
+      return { kind: 'waiting', reason: 'CreateContainerConfigError', message: started };
+    return {
+      kind: 'running',
+      instance: { containerID: started.containerID, startedAt: timestamp(started.startedAt) },
+      restartCount,
+    };
+  }
+
+  /**
+   * Starts an instance of the container with its environment resolved now; the
+   * CreateContainerConfigError message when a reference is missing. `adopt` keeps the identity of
+   * a container the Pod's status says runs (a simulator restarted from its state file).
+   */
+  private start(
+    key: string,
+    pod: Pod,
+    container: Container,
+    role: Role,
+    podIP: string,
+    restartCount: number,
+    adopt?: { containerID: string; startedAt: Date },
+  ): ContainerInstance | string {
+    const resolved = resolveContainerEnv(pod, container, this.lookup, podIP);
+    if (resolved.error !== undefined) return resolved.error;
+    const { settings } = this.deps;
+    const unknown =
+      role === 'init'
+        ? { exitAfterMs: 0, exitCode: 0 }
+        : role === 'regular' && this.isJobPod(pod)
+          ? {
+              exitAfterMs: settings.jobRunMs,
+              exitCode: imageMatches(container.image ?? '', settings.failingJobImages) ? 1 : 0,
+            }
+          : undefined;
+    const workingDir = container.workingDir as string | undefined;
+    return this.runtime.start(pod.metadata.uid!, key, container.name, {
+      argv: containerArgv(container, resolved.env),
+      env: processEnv(pod, container, resolved.env),
+      stdin: container.stdin === true,
+      tty: container.tty === true,
+      stdinOnce: container.stdinOnce === true,
+      hostname: (pod.spec.hostname as string | undefined) ?? pod.metadata.name!,
+      ...(workingDir ? { workingDir } : {}),
+      ...(unknown ? { unknown } : {}),
+      containerID: adopt?.containerID ?? newContainerID(),
+      startedAt: adopt?.startedAt ?? new Date(),
+      restartCount,
+    });
   }
 
   private previousStatus(pod: Pod, name: string): ContainerStatus | undefined {

@@ -5,7 +5,8 @@
  * 2. per container, the image pull (imageManager.EnsureImageExists): an image the settings call
  *    unpullable, or a pull that needed an imagePullSecret that does not exist → ErrImagePull;
  * 3. per container, its environment (kubelet_pods.go makeEnvironmentVariables): envFrom and
- *    env.valueFrom references to a missing Secret/ConfigMap or key → CreateContainerConfigError.
+ *    env.valueFrom references to a missing Secret/ConfigMap or key → CreateContainerConfigError,
+ *    found while the environment is resolved (container-env.ts resolveContainerEnv).
  * Optional references never block.
  */
 import type { KubeObject } from '../types.ts';
@@ -101,40 +102,4 @@ export function imagePullError(
     (ref) => !!ref.name && !lookup.secret(pod.metadata.namespace!, ref.name),
   );
   return missing ? imageUnauthorizedError(image) : undefined;
-}
-
-/** makeEnvironmentVariables' first error for this container (envFrom first, then env). */
-export function containerConfigError(
-  pod: Pod,
-  container: Container,
-  lookup: ObjectLookup,
-): string | undefined {
-  const ns = pod.metadata.namespace!;
-  for (const from of container.envFrom ?? []) {
-    if (from.configMapRef?.name !== undefined) {
-      if (!lookup.configMap(ns, from.configMapRef.name) && !from.configMapRef.optional)
-        return `configmap "${from.configMapRef.name}" not found`;
-    } else if (from.secretRef?.name !== undefined) {
-      if (!lookup.secret(ns, from.secretRef.name) && !from.secretRef.optional)
-        return `secret "${from.secretRef.name}" not found`;
-    }
-  }
-  for (const env of container.env ?? []) {
-    const cmRef = env.valueFrom?.configMapKeyRef;
-    const secretRef = env.valueFrom?.secretKeyRef;
-    if (cmRef?.name !== undefined) {
-      const cm = lookup.configMap(ns, cmRef.name);
-      if (cmRef.optional) continue;
-      if (!cm) return `configmap "${cmRef.name}" not found`;
-      if (!keysOf(cm, ['data']).has(cmRef.key ?? ''))
-        return `couldn't find key ${cmRef.key} in ConfigMap ${ns}/${cmRef.name}`;
-    } else if (secretRef?.name !== undefined) {
-      const secret = lookup.secret(ns, secretRef.name);
-      if (secretRef.optional) continue;
-      if (!secret) return `secret "${secretRef.name}" not found`;
-      if (!keysOf(secret, ['data']).has(secretRef.key ?? ''))
-        return `couldn't find key ${secretRef.key} in Secret ${ns}/${secretRef.name}`;
-    }
-  }
-  return undefined;
 }

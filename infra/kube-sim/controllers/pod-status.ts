@@ -15,11 +15,43 @@ import type {
   PodStatus,
 } from './workload-types.ts';
 
-/** What a container is doing, as the simulated runtime decided. */
+/** A container instance as the runtime knows it (status times are RFC 3339 seconds). */
+export interface InstanceInfo {
+  containerID: string;
+  startedAt: string;
+}
+
+/** An instance that exited: state.terminated, or lastState.terminated once it was restarted. */
+export interface TerminatedInfo {
+  exitCode: number;
+  reason: string;
+  startedAt: string;
+  finishedAt: string;
+  containerID: string;
+}
+
+/**
+ * What a container is doing, as the simulated runtime decided. `restartCount` and
+ * `lastTerminated` are the runtime's when it has them; left out, the Pod's status keeps its own.
+ */
 export type ContainerTarget =
-  | { kind: 'waiting'; reason: string; message?: string }
-  | { kind: 'running' }
-  | { kind: 'terminated'; exitCode: number; reason: string };
+  | {
+      kind: 'waiting';
+      reason: string;
+      message?: string;
+      restartCount?: number;
+      lastTerminated?: TerminatedInfo;
+    }
+  | { kind: 'running'; instance?: InstanceInfo; restartCount?: number; lastTerminated?: TerminatedInfo }
+  | {
+      kind: 'terminated';
+      exitCode: number;
+      reason: string;
+      instance?: InstanceInfo;
+      finishedAt?: string;
+      restartCount?: number;
+      lastTerminated?: TerminatedInfo;
+    };
 
 export interface PodTarget {
   /** The sandbox exists (volumes mounted, network set up): PodReadyToStartContainers, podIP. */
@@ -40,53 +72,122 @@ function containerStatus(
   now: string,
 ): ContainerStatus {
   const image = container.image ?? '';
-  const base = { name: container.name, lastState: {}, restartCount: previous?.restartCount ?? 0 };
+  const last = target.lastTerminated;
+  const base = {
+    name: container.name,
+    lastState: last ? { terminated: last } : (previous?.lastState ?? {}),
+    restartCount: target.restartCount ?? previous?.restartCount ?? 0,
+  };
+  const runtimeOf = (containerID: string) => ({
+    image: normalizedImage(image),
+    imageID: imageID(image),
+    containerID,
+  });
   if (target.kind === 'waiting') {
-    return {
-      ...base,
-      state: {
-        waiting: {
-          reason: target.reason,
-          ...(target.message !== undefined ? { message: target.message } : {}),
-        },
+    const waiting = {
+      waiting: {
+        reason: target.reason,
+        ...(target.message !== undefined ? { message: target.message } : {}),
       },
-      ready: false,
-      image,
-      imageID: '',
-      started: false,
     };
+    // Between restarts the status still names the container that exited (CrashLoopBackOff).
+    if (last)
+      return { ...base, state: waiting, ready: false, ...runtimeOf(last.containerID), started: false };
+    return { ...base, state: waiting, ready: false, image, imageID: '', started: false };
   }
   // The container keeps its identity and start time across status updates.
-  const containerID = previous?.containerID ?? newContainerID();
-  const startedAt = previous?.state?.running?.startedAt ?? previous?.state?.terminated?.startedAt ?? now;
-  const runtime = { image: normalizedImage(image), imageID: imageID(image), containerID };
+  const containerID = target.instance?.containerID ?? previous?.containerID ?? newContainerID();
+  const startedAt =
+    target.instance?.startedAt ??
+    previous?.state?.running?.startedAt ??
+    previous?.state?.terminated?.startedAt ??
+    now;
   if (target.kind === 'running') {
-    return { ...base, state: { running: { startedAt } }, ready: true, ...runtime, started: true };
+    return {
+      ...base,
+      state: { running: { startedAt } },
+      ready: true,
+      ...runtimeOf(containerID),
+      started: true,
+    };
   }
-  const finishedAt = previous?.state?.terminated?.finishedAt ?? now;
+  const finishedAt = target.finishedAt ?? previous?.state?.terminated?.finishedAt ?? now;
   return {
     ...base,
     state: {
       terminated: { exitCode: target.exitCode, reason: target.reason, startedAt, finishedAt, containerID },
     },
     ready: false,
-    ...runtime,
+    ...runtimeOf(containerID),
     started: false,
   };
 }
 
-/** getPhase: Pending while initializing or any container waits; then Running; then the outcome. */
+/**
+ * getPhase (kubelet_pods.go): Pending while initializing or while a container waits for its first
+ * start; Running while one runs — or, with restartPolicy Always (OnFailure after a failure), while
+ * they are all between restarts; otherwise Succeeded or Failed. A container waiting with a last
+ * termination (CrashLoopBackOff) counts as stopped. A failed init container fails a Pod that
+ * never restarts.
+ */
 function phaseOf(pod: Pod, init: ContainerStatus[], containers: ContainerStatus[]): string {
-  const initContainers = pod.spec.initContainers ?? [];
-  const initPending = initContainers.some((c, i) => {
-    const state = init[i]?.state;
-    return isSidecar(c) ? !state?.running : state?.terminated?.exitCode !== 0;
+  const policy = pod.spec.restartPolicy ?? 'Always';
+  let pendingInitialization = 0;
+  let failedInitialization = 0;
+  let unknown = 0;
+  let running = 0;
+  let waiting = 0;
+  let stopped = 0;
+  let succeeded = 0;
+  (pod.spec.initContainers ?? []).forEach((c, i) => {
+    const status = init[i];
+    const state = status?.state;
+    if (isSidecar(c)) {
+      if (!state) {
+        unknown++;
+        pendingInitialization++;
+      } else if (state.running) {
+        if (!status.started) pendingInitialization++;
+        running++;
+      } else if (state.waiting && !status.lastState?.terminated) {
+        pendingInitialization++;
+        waiting++;
+      }
+      return;
+    }
+    if (!state || state.running) pendingInitialization++;
+    else if (state.terminated) {
+      if (state.terminated.exitCode !== 0) failedInitialization++;
+    } else if (state.waiting) {
+      const last = status.lastState?.terminated;
+      if (!last) pendingInitialization++;
+      else if (last.exitCode !== 0) failedInitialization++;
+    } else pendingInitialization++;
   });
-  if (initPending) return 'Pending';
-  if (containers.some((c) => c.state?.waiting)) return 'Pending';
-  if (containers.some((c) => c.state?.running)) return 'Running';
-  const exitCodes = containers.map((c) => c.state?.terminated?.exitCode ?? 0);
-  return exitCodes.every((code) => code === 0) ? 'Succeeded' : 'Failed';
+  for (const status of containers) {
+    const state = status.state;
+    if (state?.running) running++;
+    else if (state?.terminated) {
+      stopped++;
+      if (state.terminated.exitCode === 0) succeeded++;
+    } else if (state?.waiting) {
+      if (status.lastState?.terminated) stopped++;
+      else waiting++;
+    } else unknown++;
+  }
+  if (failedInitialization > 0 && policy === 'Never') return 'Failed';
+  const anyRegularStarted = containers.some(
+    (s) => s.state?.running || s.state?.terminated || s.lastState?.terminated,
+  );
+  if ((pendingInitialization > 0 && !anyRegularStarted) || waiting > 0) return 'Pending';
+  if (running > 0 && unknown === 0) return 'Running';
+  if (running === 0 && stopped > 0 && unknown === 0) {
+    if (policy === 'Always') return 'Running';
+    if (stopped === succeeded) return 'Succeeded';
+    if (policy === 'Never') return 'Failed';
+    return 'Running';
+  }
+  return 'Pending';
 }
 
 function condition(type: string, status: ConditionStatus, reason?: string, message?: string): PodCondition {

@@ -17,13 +17,24 @@ export interface ControllerSettings {
   pvcBindDelayMs: number;
   /** StorageClass the PVC binder treats as default when a claim names none; also preset at start when set. */
   defaultStorageClass?: string;
-  /** How long a Job's Pod runs before it succeeds or fails (ms). */
+  /**
+   * How long a Job Pod's container whose command kube-sim cannot run (docs/kube-sim.md,
+   * "Container runtime model") runs before it exits (ms). Commands kube-sim runs take their own time.
+   */
   jobRunMs: number;
-  /** Images whose Job Pods exit non-zero (same matching as unpullableImages). */
+  /** Images whose Job Pod containers with such a command exit 1 instead of 0 (same matching as unpullableImages). */
   failingJobImages: (string | RegExp)[];
   /**
-   * Log lines of Pods, by `namespace/pod` or by `namespace/job:<job name>` for every Pod of a Job
-   * (served at pods/<name>/log; with follow=true the stream stays open until the Pod finishes).
+   * The kubelet's crash-loop back-off between restarts of a container that exited (ms): the first
+   * restart is immediate, the next waits this long, then twice as long each time, up to
+   * `restartBackOffMaxMs`. Upstream: 10 s and 5 min; tests make it short.
+   */
+  restartBackOffMs: number;
+  restartBackOffMaxMs: number;
+  /**
+   * Planted log lines of Pods, by `namespace/pod` or by `namespace/job:<job name>` for every Pod of
+   * a Job: when a Pod has some, its log is these lines instead of what its containers print
+   * (served at pods/<name>/log; lines appended later reach a follow, which ends with the Pod).
    */
   podLogs: Map<string, string[]>;
 }
@@ -37,6 +48,8 @@ export function defaultControllerSettings(): ControllerSettings {
     defaultStorageClass: 'standard',
     jobRunMs: 100,
     failingJobImages: [],
+    restartBackOffMs: 10_000,
+    restartBackOffMaxMs: 300_000,
     podLogs: new Map(),
   };
 }
@@ -50,4 +63,100 @@ export function imageMatches(image: string, patterns: (string | RegExp)[]): bool
         : image === p
       : p.test(image),
   );
+}
+
+/** The settings as JSON (the admin API's `GET /__sim/settings`): RegExps as `/source/flags`. */
+export function settingsJson(settings: ControllerSettings): Record<string, unknown> {
+  const patterns = (list: (string | RegExp)[]) => list.map((p) => (typeof p === 'string' ? p : String(p)));
+  return {
+    podReadyDelayMs: settings.podReadyDelayMs,
+    rolloutStepDelayMs: settings.rolloutStepDelayMs,
+    unpullableImages: patterns(settings.unpullableImages),
+    pvcBindDelayMs: settings.pvcBindDelayMs,
+    ...(settings.defaultStorageClass !== undefined
+      ? { defaultStorageClass: settings.defaultStorageClass }
+      : {}),
+    jobRunMs: settings.jobRunMs,
+    failingJobImages: patterns(settings.failingJobImages),
+    restartBackOffMs: settings.restartBackOffMs,
+    restartBackOffMaxMs: settings.restartBackOffMaxMs,
+    podLogs: Object.fromEntries(settings.podLogs),
+  };
+}
+
+const DURATIONS = [
+  'podReadyDelayMs',
+  'rolloutStepDelayMs',
+  'pvcBindDelayMs',
+  'jobRunMs',
+  'restartBackOffMs',
+  'restartBackOffMaxMs',
+] as const;
+const PATTERN_LISTS = ['unpullableImages', 'failingJobImages'] as const;
+
+/** A setting from outside the process that cannot be applied; nothing was changed. */
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SettingsError';
+  }
+}
+
+/**
+ * Applies a JSON object of settings (the admin API's `POST /__sim/settings`, `longshore sim`'s
+ * flags): durations as whole milliseconds, image patterns as lists of strings (exact, or a prefix
+ * ending in `*`) replacing the current list, `podLogs` as `{ "ns/pod": ["line", …] }` entries
+ * replacing those keys (null removes one). Everything is checked before anything changes.
+ */
+export function applySettingsJson(settings: ControllerSettings, body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new SettingsError(
+      'settings must be a JSON object, e.g. {"unpullableImages":["registry.example/broken*"]}',
+    );
+  const input = body as Record<string, unknown>;
+  const known = new Set<string>([...DURATIONS, ...PATTERN_LISTS, 'defaultStorageClass', 'podLogs']);
+  const unknown = Object.keys(input).filter((k) => !known.has(k));
+  if (unknown.length > 0)
+    throw new SettingsError(
+      `unknown setting ${unknown.map((k) => JSON.stringify(k)).join(', ')}; known: ${[...known].join(', ')}`,
+    );
+  for (const key of DURATIONS) {
+    const v = input[key];
+    if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 0))
+      throw new SettingsError(
+        `${key} must be a whole number of milliseconds (0 or more), got ${JSON.stringify(v)}`,
+      );
+  }
+  for (const key of PATTERN_LISTS) {
+    const v = input[key];
+    if (v !== undefined && (!Array.isArray(v) || v.some((p) => typeof p !== 'string' || p === '')))
+      throw new SettingsError(
+        `${key} must be a list of image patterns (strings; a trailing * matches a prefix)`,
+      );
+  }
+  const storageClass = input.defaultStorageClass;
+  if (storageClass !== undefined && typeof storageClass !== 'string')
+    throw new SettingsError('defaultStorageClass must be a string');
+  const logs = input.podLogs;
+  if (logs !== undefined) {
+    const valid =
+      typeof logs === 'object' &&
+      logs !== null &&
+      !Array.isArray(logs) &&
+      Object.values(logs).every(
+        (l) => l === null || (Array.isArray(l) && l.every((x) => typeof x === 'string')),
+      );
+    if (!valid)
+      throw new SettingsError(
+        'podLogs must map "namespace/pod" (or "namespace/job:name") to a list of lines, or null',
+      );
+  }
+  for (const key of DURATIONS) if (input[key] !== undefined) settings[key] = input[key] as number;
+  for (const key of PATTERN_LISTS)
+    if (input[key] !== undefined) settings[key] = [...(input[key] as string[])];
+  if (storageClass !== undefined) settings.defaultStorageClass = storageClass as string;
+  for (const [key, lines] of Object.entries((logs ?? {}) as Record<string, string[] | null>)) {
+    if (lines === null) settings.podLogs.delete(key);
+    else settings.podLogs.set(key, [...lines]);
+  }
 }

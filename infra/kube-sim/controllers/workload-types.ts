@@ -10,6 +10,7 @@ export const REPLICA_SET: ResourceType = findByKind('apps/v1', 'ReplicaSet')!;
 export const POD: ResourceType = findByKind('v1', 'Pod')!;
 export const SECRET: ResourceType = findByKind('v1', 'Secret')!;
 export const CONFIG_MAP: ResourceType = findByKind('v1', 'ConfigMap')!;
+export const SERVICE: ResourceType = findByKind('v1', 'Service')!;
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 

@@ -40,7 +40,6 @@ export interface HttpServerDeps {
   faults: Faults;
   /** Handles `/__sim/...`; returns a JSON-serializable answer. */
   admin(method: string, path: string[], query: URLSearchParams, body: unknown): Promise<unknown> | unknown;
-  /** Text of a pod's log (`pods/<name>/log`). */
   /** Answers `pods/<name>/log` itself (plain text; `follow=true` streams until the pod ends). */
   podLog(namespace: string, name: string, query: URLSearchParams, res: ServerResponse): void;
   watchTimeoutSeconds: number;
@@ -225,7 +224,12 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         return new HttpAnswer(200, 'ok', 'text/plain; charset=utf-8');
       case 'admin': {
         const raw = method === 'GET' ? Buffer.alloc(0) : await received;
-        const body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
+        let body: unknown;
+        try {
+          body = raw.length > 0 ? JSON.parse(raw.toString('utf8')) : undefined;
+        } catch (err) {
+          throw statusErrors.badRequest(`the request body is not JSON: ${(err as Error).message}`);
+        }
         return new HttpAnswer(200, await deps.admin(method, r.path, query, body));
       }
       case 'not-found':

@@ -1,12 +1,15 @@
 /**
- * `follow=true` for pod logs: after the lines already written, lines appended later to
- * `settings.podLogs` for the Pod are written as they arrive; the stream ends when the container
- * has terminated, the Pod has finished (Succeeded/Failed), or the Pod is gone, as the kubelet's
- * follow ends when the container exits. settings.podLogs is a plain Map, so new lines are found by
- * a short poll (a timer, stopped with the stream); Pod changes arrive from the store's change
- * stream.
+ * `follow=true` for pod logs, as the kubelet's follow (kuberuntime/logs ReadLogs): after the lines
+ * already written, new lines are written as they arrive, and the stream ends when the container
+ * instance exits (or the client goes away).
+ * - A container's own log: its instance's log in the node runtime tells each line and the exit.
+ * - Planted lines (`settings.podLogs`): lines appended later are found by a short poll (a plain
+ *   Map: a timer, stopped with the stream); the stream ends when the container has terminated,
+ *   the Pod has finished (Succeeded/Failed) or is gone (from the store's change stream).
+ * `limitBytes` ends the stream once that many bytes were written.
  */
 import type { ServerResponse } from 'node:http';
+import type { ContainerLog } from '../runtime/container-log.ts';
 import type { KubeObject } from '../types.ts';
 import {
   containerStatus,
@@ -15,8 +18,54 @@ import {
   POD_TYPE_KEY,
   type PodLogContext,
   type PodShape,
-  podLogLines,
+  plantedLines,
+  rfc3339Nano,
 } from './pod-log-lines.ts';
+
+/** Writes at most `limit` bytes in all, then ends the response (limitBytes). */
+export class LimitedWriter {
+  private remaining: number;
+  ended = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    limit: number | undefined,
+  ) {
+    this.remaining = limit ?? Number.POSITIVE_INFINITY;
+  }
+
+  write(text: string): void {
+    if (this.ended || text === '') return;
+    let chunk = Buffer.from(text, 'utf8');
+    if (chunk.length > this.remaining) chunk = chunk.subarray(0, this.remaining);
+    this.remaining -= chunk.length;
+    this.res.write(chunk);
+    if (this.remaining <= 0) this.end();
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.res.end();
+  }
+}
+
+/** Follows a container instance's log until it exits. */
+export function followContainerLog(
+  log: ContainerLog,
+  timestamps: boolean,
+  out: LimitedWriter,
+  res: ServerResponse,
+): void {
+  const unfollow = log.follow({
+    line: (line) => {
+      out.write(`${timestamps ? `${rfc3339Nano(line.at)} ` : ''}${line.text}\n`);
+      if (out.ended) unfollow();
+    },
+    closed: () => out.end(),
+  });
+  res.on('close', () => unfollow());
+}
 
 const POLL_MS = 20;
 
@@ -26,7 +75,8 @@ function finished(pod: KubeObject, container: string): boolean {
   return containerStatus(pod as PodShape, container)?.state?.terminated !== undefined;
 }
 
-export function followPodLog(
+/** Follows lines planted in settings.podLogs until the Pod's container ends. */
+export function followPlantedLog(
   ctx: PodLogContext,
   pod: KubeObject,
   container: string,
@@ -52,7 +102,7 @@ export function followPodLog(
       res.end();
       return;
     }
-    const lines = podLogLines(ctx.settings, current);
+    const lines = plantedLines(ctx.settings, current) ?? [];
     if (lines.length > written) {
       res.write(formatLines(lines.slice(written), format, new Date()));
       written = lines.length;

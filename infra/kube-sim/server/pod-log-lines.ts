@@ -1,12 +1,14 @@
 /**
  * What the pod log endpoint and its follow mode share: the Pod's shape as far as logs care, where
- * its lines come from (`settings.podLogs` under `namespace/pod`, else `namespace/job:<job name>`
- * for a Job's Pod), and how lines are written (optional RFC 3339 timestamps, as the kubelet's
+ * its lines come from (the container instance's log in the node runtime; or lines planted in
+ * `settings.podLogs` under `namespace/pod`, else `namespace/job:<job name>` for a Job's Pod), and
+ * how lines are written (optional RFC 3339 timestamps with nanoseconds, as the kubelet's
  * `timestamps=true`).
  */
 import { typeKey } from '../api/service.ts';
 import type { ControllerSettings } from '../controllers/settings.ts';
 import { findByKind } from '../resources.ts';
+import type { NodeRuntime } from '../runtime/node-runtime.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { KubeObject } from '../types.ts';
 
@@ -15,6 +17,8 @@ export const POD_TYPE_KEY = typeKey(findByKind('v1', 'Pod')!);
 export interface PodLogContext {
   store: ObjectStore;
   settings: ControllerSettings;
+  /** The node's containers (absent: nothing runs, only planted lines). */
+  runtime?: NodeRuntime;
 }
 
 interface ContainerState {
@@ -25,6 +29,7 @@ interface ContainerState {
 
 interface ContainerStatus {
   name: string;
+  containerID?: string;
   state?: ContainerState;
   lastState?: { terminated?: { containerID?: string } };
 }
@@ -53,17 +58,17 @@ export function containerStatus(pod: PodShape, container: string): ContainerStat
   ].find((c) => c.name === container);
 }
 
-/** The Pod's lines: its own key first, else its Job's (the `job-name` label). */
-export function podLogLines(settings: ControllerSettings, pod: KubeObject): string[] {
+/** Lines planted for the Pod: its own key first, else its Job's (the `job-name` label). */
+export function plantedLines(settings: ControllerSettings, pod: KubeObject): string[] | undefined {
   const namespace = pod.metadata.namespace;
   const own = settings.podLogs.get(`${namespace}/${pod.metadata.name}`);
   if (own) return own;
   const labels = pod.metadata.labels ?? {};
   const job = labels['batch.kubernetes.io/job-name'] ?? labels['job-name'];
-  return (job && settings.podLogs.get(`${namespace}/job:${job}`)) || [];
+  return (job && settings.podLogs.get(`${namespace}/job:${job}`)) || undefined;
 }
 
-/** time.RFC3339Nano: nanosecond digits with trailing zeros trimmed. */
+/** time.RFC3339Nano: nanosecond digits with trailing zeros trimmed (a Date has milliseconds). */
 export function rfc3339Nano(date: Date): string {
   const iso = date.toISOString();
   const fraction = iso.slice(20, 23).replace(/0+$/, '');

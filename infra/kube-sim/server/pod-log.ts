@@ -1,26 +1,32 @@
 /**
  * `GET /api/v1/namespaces/<ns>/pods/<name>/log`: what the apiserver and the kubelet answer
- * together, with the lines the simulator's settings hold (`settings.podLogs` under
- * `namespace/pod`, or `namespace/job:<job name>` for every Pod of a Job).
+ * together, from the container instance's log in the node runtime (what its command printed) —
+ * or, when a test planted lines for the Pod in `settings.podLogs` (`namespace/pod`, or
+ * `namespace/job:<job name>` for every Pod of a Job), those lines instead.
+ * - Options validated as ValidatePodLogOptions (pkg/apis/core/validation), reported as LogREST.Get
+ *   does (422 Invalid on kind PodLogOptions): `tailLines` ≥ 0, `limitBytes` > 0, `sinceSeconds` > 0,
+ *   at most one of `sinceTime` and `sinceSeconds`. A value that does not parse → 400.
  * - Container choice and its errors as pkg/registry/core/pod/strategy.go LogLocation: the only
  *   container when `container` is omitted, else 400 `a container name must be specified for pod
  *   p, choose one of: [a b]` (plus `or one of the init containers: [...]`); an unknown one → 400
  *   `container x is not valid for pod p`. A Pod not yet on a node has no log location: 200, empty.
- * - Container state as the kubelet's validateContainerLogStatus (pkg/kubelet/kubelet_pods.go):
- *   `container "c" in pod "p" is waiting to start: <reason>` (ContainerCreating, or the waiting
- *   reason; image pull failures have their own wording), `previous terminated container ... not
- *   found`. The apiserver turns the kubelet's 400 into a BadRequest Status with its text
- *   (GenericHttpResponseChecker).
- * - `tailLines`, `limitBytes`, `timestamps` (RFC 3339 with nanoseconds before each line).
- * - `follow=true`: the stream stays open; lines later appended to settings.podLogs for the Pod
- *   are written as they come, and the stream ends once the container or Pod has finished
- *   (Succeeded/Failed) or the Pod is deleted.
+ * - Which instance, as the kubelet's validateContainerLogStatus (pkg/kubelet/kubelet_pods.go):
+ *   `previous` → lastState.terminated's container, else 400 `previous terminated container "c" in
+ *   pod "p" not found`; otherwise the running or terminated container, else the last terminated
+ *   one (a container waiting to restart), else 400 `container "c" in pod "p" is waiting to start:
+ *   <reason>` (image pull failures have their own wording). The apiserver turns the kubelet's 400
+ *   into a BadRequest Status with its text (GenericHttpResponseChecker).
+ * - The lines as kuberuntime's ReadLogs selects them: `tailLines` (the last N lines), then
+ *   `sinceTime`/`sinceSeconds` (lines written at or after), `timestamps` (each line prefixed with
+ *   its RFC 3339 time with nanoseconds), `limitBytes` (the output cut after N bytes).
+ * - `follow=true`: the stream stays open and new lines are written as they come, until the
+ *   instance exits (pod-log-follow.ts).
  */
 import type { ServerResponse } from 'node:http';
 import { type FieldError, fieldErrorBody, fieldErrorText, StatusError, statusErrors } from '../errors.ts';
 import { findByKind } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
-import { followPodLog } from './pod-log-follow.ts';
+import { followContainerLog, followPlantedLog, LimitedWriter } from './pod-log-follow.ts';
 import {
   containerStatus,
   formatLines,
@@ -28,7 +34,8 @@ import {
   POD_TYPE_KEY,
   type PodLogContext,
   type PodShape,
-  podLogLines,
+  plantedLines,
+  rfc3339Nano,
 } from './pod-log-lines.ts';
 
 const POD = findByKind('v1', 'Pod')!;
@@ -55,30 +62,38 @@ function chooseContainer(pod: PodShape, podName: string, requested: string | nul
 }
 
 /**
- * validateContainerLogStatus. A container the kubelet has no status for yet is one it is still
- * creating (its generated status reads waiting/ContainerCreating).
+ * validateContainerLogStatus: the containerID whose log is asked for. A container the kubelet has
+ * no status for yet is one it is still creating (its generated status reads waiting/ContainerCreating).
  */
-function checkContainerState(pod: PodShape, podName: string, container: string, previous: boolean): void {
+function logContainerID(pod: PodShape, podName: string, container: string, previous: boolean): string {
   const status = containerStatus(pod, container);
   const state = status?.state ?? { waiting: { reason: 'ContainerCreating' } };
-  const fail = (detail: string) => {
+  const last = status?.lastState?.terminated;
+  const fail = (detail: string): never => {
     throw statusErrors.badRequest(`container "${container}" in pod "${podName}" ${detail}`);
   };
   if (previous) {
-    if (!status?.lastState?.terminated)
+    if (!last?.containerID)
       throw statusErrors.badRequest(
         `previous terminated container "${container}" in pod "${podName}" not found`,
       );
-    return;
+    return last.containerID;
   }
-  if (state.running || state.terminated || status?.lastState?.terminated) return;
+  if (state.running) return status?.containerID ?? '';
+  if (state.terminated) {
+    const id = state.terminated.containerID ?? status?.containerID;
+    if (id) return id;
+    if (last?.containerID) return last.containerID;
+    return fail('is terminated');
+  }
+  if (last) return last.containerID ? last.containerID : fail('is terminated');
   if (state.waiting) {
     const reason = state.waiting.reason ?? '';
     if (reason === 'ErrImagePull') fail("is waiting to start: image can't be pulled");
     if (reason === 'ImagePullBackOff') fail('is waiting to start: trying and failing to pull image');
     fail(`is waiting to start: ${reason}`);
   }
-  fail('is waiting to start - no logs yet');
+  return fail('is waiting to start - no logs yet');
 }
 
 /** An integer query parameter; a value that is no integer cannot be decoded (400). */
@@ -91,13 +106,42 @@ function intParam(query: URLSearchParams, name: string): number | undefined {
   return value;
 }
 
+/** A boolean query parameter as strconv.ParseBool reads it. */
+function boolParam(query: URLSearchParams, name: string): boolean {
+  const raw = query.get(name);
+  if (raw === null || raw === '') return false;
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(raw)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(raw)) return false;
+  throw statusErrors.badRequest(
+    `${name}: invalid value "${raw}": strconv.ParseBool: parsing "${raw}": invalid syntax`,
+  );
+}
+
+const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
+
+/** `sinceTime`: a metav1.Time (RFC 3339); Go's time.Parse error otherwise. */
+function timeParam(query: URLSearchParams, name: string): Date | undefined {
+  const raw = query.get(name);
+  if (raw === null || raw === '') return undefined;
+  const at = new Date(raw);
+  if (!RFC3339.test(raw) || Number.isNaN(at.getTime()))
+    throw statusErrors.badRequest(
+      `parsing time "${raw}" as "2006-01-02T15:04:05Z07:00": cannot parse "${raw}" as "2006"`,
+    );
+  return at;
+}
+
+interface LogOptions {
+  tailLines?: number;
+  limitBytes?: number;
+  sinceSeconds?: number;
+  sinceTime?: Date;
+}
+
 /** ValidatePodLogOptions, reported as LogREST.Get does: 422 Invalid on kind PodLogOptions. */
-function validateLogOptions(
-  podName: string,
-  tailLines: number | undefined,
-  limitBytes: number | undefined,
-): void {
+function validateLogOptions(podName: string, options: LogOptions): void {
   const errors: FieldError[] = [];
+  const { tailLines, limitBytes, sinceSeconds, sinceTime } = options;
   if (tailLines !== undefined && tailLines < 0)
     errors.push({
       type: 'FieldValueInvalid',
@@ -112,8 +156,22 @@ function validateLogOptions(
       value: limitBytes,
       detail: 'must be greater than 0',
     });
+  if (sinceSeconds !== undefined && sinceTime !== undefined)
+    errors.push({
+      type: 'FieldValueForbidden',
+      field: '',
+      detail: 'at most one of `sinceTime` or `sinceSeconds` may be specified',
+    });
+  else if (sinceSeconds !== undefined && sinceSeconds < 1)
+    errors.push({
+      type: 'FieldValueInvalid',
+      field: 'sinceSeconds',
+      value: sinceSeconds,
+      detail: 'must be greater than 0',
+    });
   if (errors.length === 0) return;
-  const texts = errors.map(fieldErrorText);
+  // field.NewPath("") prints as an empty path: `: Forbidden: …`.
+  const texts = errors.map((e) => (e.field ? fieldErrorText(e) : `: ${fieldErrorBody(e)}`));
   throw new StatusError(
     422,
     'Invalid',
@@ -137,9 +195,19 @@ export function servePodLog(
   if (!pod) throw statusErrors.notFound(POD, name);
   const shape = pod as PodShape & KubeObject;
   // LogREST.Get validates the options before LogLocation picks the container.
+  const options: LogOptions = {};
   const tailLines = intParam(query, 'tailLines');
   const limitBytes = intParam(query, 'limitBytes');
-  validateLogOptions(name, tailLines, limitBytes);
+  const sinceSeconds = intParam(query, 'sinceSeconds');
+  const sinceTime = timeParam(query, 'sinceTime');
+  if (tailLines !== undefined) options.tailLines = tailLines;
+  if (limitBytes !== undefined) options.limitBytes = limitBytes;
+  if (sinceSeconds !== undefined) options.sinceSeconds = sinceSeconds;
+  if (sinceTime !== undefined) options.sinceTime = sinceTime;
+  validateLogOptions(name, options);
+  const follow = boolParam(query, 'follow');
+  const previous = boolParam(query, 'previous');
+  const timestamps = boolParam(query, 'timestamps');
   const container = chooseContainer(shape, name, query.get('container'));
   const status = containerStatus(shape, container);
   // LogLocation: a Pod not assigned to a node has no log location yet, and answers nothing.
@@ -148,21 +216,40 @@ export function servePodLog(
     res.end();
     return;
   }
-  checkContainerState(shape, name, container, query.get('previous') === 'true');
-  const started = status?.state?.running?.startedAt ?? status?.state?.terminated?.startedAt;
-  const format: LogFormat = {
-    timestamps: query.get('timestamps') === 'true',
-    startedAt: started ? new Date(started) : new Date(),
-  };
-  const lines = podLogLines(ctx.settings, pod);
-  const shown = tailLines === undefined ? lines : tailLines === 0 ? [] : lines.slice(-tailLines);
-  let text = formatLines(shown, format);
-  if (limitBytes !== undefined) text = Buffer.from(text).subarray(0, limitBytes).toString('utf8');
-  res.writeHead(200, { 'Content-Type': 'text/plain' });
-  if (query.get('follow') !== 'true' || limitBytes !== undefined) {
-    res.end(text);
+  const containerID = logContainerID(shape, name, container, previous);
+  const since =
+    sinceTime ?? (sinceSeconds !== undefined ? new Date(Date.now() - sinceSeconds * 1000) : undefined);
+  const tail = <T>(lines: readonly T[]): readonly T[] =>
+    tailLines === undefined ? lines : tailLines === 0 ? [] : lines.slice(-tailLines);
+
+  const planted = plantedLines(ctx.settings, pod);
+  if (planted) {
+    const started = status?.state?.running?.startedAt ?? status?.state?.terminated?.startedAt;
+    const format: LogFormat = { timestamps, startedAt: started ? new Date(started) : new Date() };
+    const shown = since && format.startedAt < since ? [] : tail(planted);
+    let text = formatLines([...shown], format);
+    if (limitBytes !== undefined) text = Buffer.from(text).subarray(0, limitBytes).toString('utf8');
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    if (!follow || limitBytes !== undefined) {
+      res.end(text);
+      return;
+    }
+    res.write(text);
+    followPlantedLog(ctx, pod, container, planted.length, format, res);
     return;
   }
-  res.write(text);
-  followPodLog(ctx, pod, container, lines.length, format, res);
+
+  const log = containerID ? ctx.runtime?.log(containerID) : undefined;
+  const lines = tail(log?.lines() ?? []).filter((l) => !since || l.at >= since);
+  const text = lines.map((l) => `${timestamps ? `${rfc3339Nano(l.at)} ` : ''}${l.text}\n`).join('');
+  res.writeHead(200, { 'Content-Type': 'text/plain' });
+  const out = new LimitedWriter(res, limitBytes);
+  out.write(text);
+  if (!follow || !log || log.closed) {
+    out.end();
+    return;
+  }
+  // The kubelet writes zero bytes before it waits for the container, so the client sees the answer.
+  res.flushHeaders();
+  if (!out.ended) followContainerLog(log, timestamps, out, res);
 }
