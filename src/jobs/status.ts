@@ -16,7 +16,7 @@ import type { Redis } from 'ioredis';
 import { PROCESS_TYPES_FIELD } from './app-processes.ts';
 import { keys } from './keys.ts';
 import { type Lane, parseLaneId } from './lane.ts';
-import { parseRenamed, RENAMED_FIELD, renamedJson } from './renamed.ts';
+import { parseRenamed, RENAMED_FIELD } from './renamed.ts';
 
 export type JobOutcome = 'completed' | 'failed' | 'superseded';
 
@@ -99,13 +99,11 @@ export interface FailedRevisionRecord {
 export interface ReleaseReport {
   deployed?: DeployedRevisionRecord;
   failed?: FailedRevisionRecord | null;
-  /** The app is gone (a destroy): forget every release field of the projection. */
-  destroyed?: true;
   /**
-   * The app moved to this name (a rename, src/jobs/renamed.ts): the `renamedTo` marker is written
-   * again with the time the job ended, which decides which later jobs of the old name may run.
+   * The app is gone (a destroy; a rename, whose move wrote the old name's `renamedTo` marker
+   * already, src/jobs/renamed.ts): forget every release field of the projection.
    */
-  renamedTo?: string;
+  destroyed?: true;
 }
 
 function parse<T>(raw: string | undefined): T | undefined {
@@ -277,18 +275,9 @@ export function statusOnEnd(
   return { last: JSON.stringify(last), updatedAt: now };
 }
 
-/**
- * Projection fields of a job's release report, written with its success or failure by the job
- * `end.jobId` at `end.at`.
- */
-export function statusOfRelease(
-  report: ReleaseReport | undefined,
-  end: { jobId: string; at: number },
-): Record<string, string> {
+/** Projection fields of a job's release report (written with its success or failure). */
+export function statusOfRelease(report: ReleaseReport | undefined): Record<string, string> {
   if (!report) return {};
-  const renamed: Record<string, string> = report.renamedTo
-    ? { [RENAMED_FIELD]: renamedJson({ name: report.renamedTo, jobId: end.jobId, finishedAt: end.at }) }
-    : {};
   // Empty fields read as absent; the process types go too, so the CLI checks nothing against them.
   if (report.destroyed)
     return {
@@ -297,9 +286,8 @@ export function statusOfRelease(
       deployedRevision: '',
       failedRevision: '',
       [PROCESS_TYPES_FIELD]: '',
-      ...renamed,
     };
-  const fields: Record<string, string> = { ...renamed };
+  const fields: Record<string, string> = {};
   if (report.deployed) fields.deployedRevision = JSON.stringify(report.deployed);
   // An empty field reads as absent (toStatus parses nothing from it).
   if (report.failed !== undefined) fields.failedRevision = report.failed ? JSON.stringify(report.failed) : '';

@@ -45,7 +45,7 @@ import { supersessionOf } from '../jobs/contracts.ts';
 import { jobEnvelope } from '../jobs/envelope.ts';
 import { laneId } from '../jobs/lane.ts';
 import type { LaneStore } from '../jobs/ordering/lane-store.ts';
-import { clearRenamed, readRenamed, renamedVerdict } from '../jobs/renamed.ts';
+import { clearRenamed, renamedDecision } from '../jobs/renamed.ts';
 import { issuesOf, validateJob } from '../jobs/validate.ts';
 import { classifyError } from './failure.ts';
 import type { HandlerResult, JobInfo, WorkerServices } from './handler.ts';
@@ -298,20 +298,26 @@ export class JobRunner {
 /**
  * A job of an app lane whose app was renamed (src/jobs/renamed.ts) fails for good, naming the new
  * name — except the rename that left the marker, whose retry finishes its own work, and a deploy
- * enqueued (`job.timestamp`) after the rename finished, which takes the old name back: the marker
- * goes before the deploy's first write, and the deploy creates the app anew.
+ * enqueued after the rename moved the projection (its lane position, the seq its producer
+ * reserved, is past the marker's), which takes the old name back: the marker goes before the
+ * deploy's first write, and the deploy creates the app anew.
  */
 async function refuseRenamedApp(redis: Redis, job: Job, running: RunningJob): Promise<void> {
   const app = running.app;
   if (!app || running.info.lane !== laneId({ kind: 'app', name: app })) return;
-  const marker = await readRenamed(redis, app);
-  if (!marker) return;
-  const verdict = renamedVerdict(marker, {
+  const decision = await renamedDecision(redis, app, {
     id: running.info.id,
     type: running.info.type,
-    enqueuedAt: job.timestamp,
+    // The position its producer reserved: a retry requeued at the tail keeps its place before the move.
+    seq: running.enqueuedSeq ?? running.info.seq ?? 0,
   });
-  if (verdict === 'run') return;
+  if (!decision || decision.verdict === 'run') return;
+  const { marker, verdict } = decision;
+  if (decision.pinned)
+    await job.log(
+      `the rename marker of ${app} had no lane position (written by an older longshore, or by a rename that ` +
+        `never ended): it now holds position ${marker.seq}; a deploy of ${app} enqueued from now on creates ${app} anew`,
+    );
   if (verdict === 'refuse') throw new PermanentError(`app ${app} was renamed to ${marker.name}`);
   await clearRenamed(redis, app);
   await job.log(

@@ -3,11 +3,16 @@
  * domain, a cron task, config, registry credentials, a storage mount and a leftover `tls-{old}`
  * release becomes the same app under the new name, with nothing of the old name left; renaming
  * onto an existing app (or from a missing one) fails before any write; a job for the old name
- * enqueued before the rename ended fails naming the new one, and so does any job but a deploy
- * afterwards, while a deploy afterwards creates the old name anew. A worker killed at each step:
- * rename-crash.test.ts.
+ * enqueued before the rename moved the app (its lane position at or before the marker's) fails
+ * naming the new one, and so does any job but a deploy afterwards, while a deploy afterwards creates
+ * the old name anew; a marker from before the position is pinned by the first job that meets it. A
+ * worker killed at each step: rename-crash.test.ts; the verdicts on real Redis, a stalled rename
+ * among them: test/integration/rename-projection.test.ts.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../src/jobs/keys.ts';
+import { RENAMED_FIELD, readRenamed } from '../../src/jobs/renamed.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 import { type AppRow, renameChecks } from '../helpers/rename-checks.ts';
@@ -16,9 +21,11 @@ import { until } from '../helpers/wait.ts';
 let fleet: DeployFleet;
 let store: SecretReleaseStore;
 let checks: ReturnType<typeof renameChecks>;
+let redis: Redis;
 
 beforeAll(async () => {
   fleet = await startDeployFleet();
+  redis = new Redis(fleet.redis.url, { maxRetriesPerRequest: null });
   await fleet.startWorker();
   store = await fleet.store();
   checks = renameChecks(fleet, store);
@@ -26,6 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  redis?.disconnect();
   await fleet?.stop();
 });
 
@@ -122,7 +130,7 @@ describe('ordering around a rename', () => {
 });
 
 describe('the old name after a rename', () => {
-  it('refuses jobs enqueued before the rename ended and jobs other than a deploy after; a later deploy creates it anew', async () => {
+  it('refuses jobs enqueued before the rename moved it and jobs other than a deploy after; a later deploy creates it anew', async () => {
     await fleet.ok(['deploy', 'elder', '--image', 'registry.example.com/elder:1', '--wait']);
     // Slow pods, so the rename is still running when a deploy of the old name is enqueued.
     const readyDelay = fleet.sim.settings.podReadyDelayMs;
@@ -138,10 +146,16 @@ describe('the old name after a rename', () => {
     const renamed = await renaming;
     fleet.sim.settings.podReadyDelayMs = readyDelay;
     expect(renamed.code).toBe(0);
-    // A deploy enqueued while the rename ran waited behind it, then failed: elder was renamed.
+    // A deploy enqueued while the rename ran (before its move) waited behind it, then failed:
+    // elder was renamed. The marker holds elder's lane position at the move, at or past the deploy's.
     expect(early.code).toBe(1);
     expect(early.stdout + early.stderr).toMatch(/app elder was renamed to younger/);
     expect(store.releases('elder')).toEqual([]);
+    const earlyId = /enqueued deploy job app\.elder\.(\d+)/.exec(early.stdout + early.stderr)?.[1];
+    expect(earlyId).toBeDefined();
+    const marker = await readRenamed(redis, 'elder');
+    expect(marker?.name).toBe('younger');
+    expect(marker?.seq).toBeGreaterThanOrEqual(Number(earlyId));
 
     // After the rename, any job but a deploy still fails naming the new name.
     const config = await fleet.cli(['config:set', 'elder', 'GREETING=again', '--wait']);
@@ -181,5 +195,35 @@ describe('the old name after a rename', () => {
     expect(web.spec?.template.spec?.containers[0]?.image).toBe('registry.example.com/elder:1');
     // And elder takes any job again.
     expect(await fleet.ok(['config:set', 'elder', 'GREETING=back', '--wait'])).toMatch(/elder: revision 2/);
+  });
+
+  it('pins a marker written before the lane position existed at the first job that meets it; the next deploy takes the name back', async () => {
+    await fleet.ok(['deploy', 'vintage', '--image', 'registry.example.com/vintage:1', '--wait']);
+    // As an older longshore left it: the new name, the rename's job id, no position.
+    await redis.hset(
+      keys.status('app.vintage'),
+      RENAMED_FIELD,
+      JSON.stringify({ name: 'vintage-new', jobId: 'app.vintage.99', finishedAt: 1 }),
+    );
+    const first = await fleet.cli([
+      'deploy',
+      'vintage',
+      '--image',
+      'registry.example.com/vintage:2',
+      '--wait',
+    ]);
+    expect(first.code).toBe(1);
+    expect(first.stdout + first.stderr).toMatch(/the rename marker of vintage had no lane position/);
+    expect(first.stdout + first.stderr).toMatch(/app vintage was renamed to vintage-new/);
+    expect((await readRenamed(redis, 'vintage'))?.seq).toBeGreaterThan(0);
+    const second = await fleet.ok([
+      'deploy',
+      'vintage',
+      '--image',
+      'registry.example.com/vintage:3',
+      '--wait',
+    ]);
+    expect(second).toMatch(/app vintage was renamed to vintage-new before this deploy was enqueued/);
+    expect(await readRenamed(redis, 'vintage')).toBeUndefined();
   });
 });

@@ -6,15 +6,17 @@
  *   (`config-{new}` from OLD's live config, `pull-secret-{new}` from OLD's live pull secret, the
  *   app release with OLD's spec: cron suffixes, mounts and domains carried over, rollout awaited;
  *   NEW's record saved) → uninstall every release of OLD and delete its record → move the status
- *   projection (NEW takes OLD's revision; OLD is marked renamed: its jobs enqueued before the rename
- *   ended fail, and later only a deploy, which creates OLD anew, runs; src/jobs/renamed.ts).
+ *   projection (NEW takes OLD's revision; OLD is marked renamed with its lane's position at the
+ *   move: its jobs enqueued before the move fail, and later only a deploy, which creates OLD anew,
+ *   runs; src/jobs/renamed.ts).
  *
  * Each step is idempotent on its own (an unchanged release is a no-op, an uninstalled one has no
  * history), and the plan makes the order hold across retries: OLD is read only before `installed`,
  * when nothing of it has been removed yet. Ordering: the job runs in OLD's lane and holds NEW's
  * through a barrier its producer reserved (docs/ordering.md, "Barriers"): it starts after the jobs
  * of both names enqueued before it, no job of either name runs meanwhile, and later jobs of OLD
- * fail, unless a deploy enqueued after it ended reclaims the name (job-runner.ts, src/jobs/renamed.ts).
+ * fail, unless a deploy enqueued after the move reclaims the name — it runs after the rename, which
+ * heads OLD's lane until it ends (job-runner.ts, src/jobs/renamed.ts).
  */
 import { releaseNames } from '../../apps/releases.ts';
 import { PermanentError } from '../../core/errors.ts';
@@ -50,9 +52,10 @@ export const renameHandler: Handler<RenamePayload> = async (ctx) => {
   if (!reached(plan, 'uninstalled')) await uninstallOld(ctx, cluster, plan);
   if (!reached(plan, 'moved')) await moveProjection(redis, from, to, ctx.job.id);
   // The app is NEW's from here, so the job's end (even a failure to record `moved`) empties OLD's
-  // release fields (NEW's lane has them now; OLD's keeps its job history) and stamps OLD's marker
-  // with the time the rename ended: a deploy of OLD enqueued after it creates OLD anew.
-  ctx.report({ destroyed: true, renamedTo: to });
+  // release fields (NEW's lane has them now; OLD's keeps its job history). The marker is complete
+  // as the move wrote it (with OLD's lane position): the end adds nothing to it, so a rename that
+  // stalls from here on and is failed without our finish script still refuses what it should.
+  ctx.report({ destroyed: true });
   if (!reached(plan, 'moved')) await advance(ctx, plan, 'moved');
   return { summary: `renamed ${from} to ${to}` };
 };

@@ -57,7 +57,7 @@ export class JobRecords {
           // Only an operator change is newer work a retry must not be re-applied over (not a reconcile).
           change,
         ),
-        ...statusOfRelease(running.release, { jobId: info.id, at: now }),
+        ...statusOfRelease(running.release),
       },
     });
     this.settle(finishing, info.id);
@@ -107,7 +107,7 @@ export class JobRecords {
       ...(ended ? { endedAttempt: ended } : {}),
       status: {
         ...statusOnEnd({ id: job.id!, type: job.name }, now, 'failed', error.slice(0, ERROR_TEXT_MAX)),
-        ...statusOfRelease(release, { jobId: job.id!, at: now }),
+        ...statusOfRelease(release),
       },
     });
     this.settle(finishing, job.id!);
