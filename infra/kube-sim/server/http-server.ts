@@ -97,9 +97,9 @@ const isPodStream = (r: Route): r is Route & { kind: 'resource'; subresource: Po
 
 function verbOf(method: string, r: Route, query: URLSearchParams): Verb {
   if (r.kind !== 'resource') return 'other';
-  // Authorized as create whatever the method (a WebSocket GET needs create too since 1.31:
-  // AuthorizePodWebsocketUpgradeCreatePermission).
-  if (isPodStream(r)) return 'create';
+  // exec and attach too, as kube-apiserver 1.33's RequestInfo has them: a WebSocket GET is a get, a
+  // SPDY POST a create. (1.35 adds a check that a GET's user may also create the subresource,
+  // AuthorizePodWebsocketUpgradeCreatePermission; the request's verb stays get.)
   const item = r.name !== undefined;
   switch (method) {
     case 'GET':
@@ -492,7 +492,8 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;
     res.assignSocket(socket as Socket);
-    res.on('finish', () => socket.end());
+    // As Node ends a `Connection: close` answer: the socket goes once the answer is written.
+    res.on('finish', () => (socket as Socket).destroySoon());
     handle(req, res, { socket, head });
   });
 

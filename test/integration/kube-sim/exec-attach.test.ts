@@ -136,7 +136,7 @@ describe('client-node Exec', () => {
     await until(() => c.sim.runtime.processCount === before, 'the exec’d sleep gone');
   });
 
-  it('is in the request log as a create of pods/exec', async () => {
+  it('is in the request log as a get of pods/exec (a WebSocket GET, as kube-apiserver 1.33 has it)', async () => {
     const entries = await until(
       () =>
         c.sim.requests
@@ -144,7 +144,7 @@ describe('client-node Exec', () => {
           .filter((r) => r.subresource === 'exec'),
       'exec requests in the log',
     );
-    expect(entries[0]).toMatchObject({ verb: 'create', method: 'GET', status: 101, subresource: 'exec' });
+    expect(entries[0]).toMatchObject({ verb: 'get', method: 'GET', status: 101, subresource: 'exec' });
   });
 });
 
@@ -265,7 +265,13 @@ function raw(
     req.on('upgrade', (res, socket, head) => {
       const answer: RawAnswer = { status: 101, headers: res.headers, body: '', socket, frames: [] };
       const reader = new FrameReader(false);
-      const take = (chunk: Buffer) => answer.frames.push(...reader.push(chunk));
+      const take = (chunk: Buffer) => {
+        for (const frame of reader.push(chunk)) {
+          answer.frames.push(frame);
+          // Answer the server's close, as a client does.
+          if (frame.opcode === OPCODE.close) socket.end(encodeFrame(OPCODE.close, frame.payload, MASK));
+        }
+      };
       if (head.length > 0) take(head);
       socket.on('data', take);
       resolve(answer);
@@ -395,6 +401,20 @@ describe('the protocol, by hand', () => {
     expect(unknown.status).toBe(403);
   });
 
+  it('takes injected faults like any request for the Pod', async () => {
+    c.sim.faults.add({ verb: 'get', resource: '/pods', name: 'app', errorRate: 1, status: 503, limit: 1 });
+    try {
+      const failed = await raw(execPath('app', 'command=true&stdout=1'));
+      expect(failed.status).toBe(503);
+      expect(JSON.parse(failed.body)).toMatchObject({ kind: 'Status', reason: 'ServiceUnavailable' });
+      const next = await raw(execPath('app', 'command=true&stdout=1'));
+      expect(next.status).toBe(101);
+      next.socket!.destroy();
+    } finally {
+      c.sim.faults.clear();
+    }
+  });
+
   it('what the kubelet refuses: in the stream with v5, a plain-text answer otherwise', async () => {
     await c.core.createNamespacedPod({
       namespace: NS,
@@ -447,9 +467,42 @@ describe('real kubectl 1.33 (WebSocket, v5)', () => {
   });
 
   it('exec names a container the Pod does not have (the WebSocket refusal, then SPDY’s)', async () => {
+    c.sim.requests.reset();
     const result = await cli.kubectl(['exec', 'app', '-n', NS, '-c', 'web', '--', 'true']);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('Error from server (BadRequest): container web is not valid for pod app\n');
+    // The refused WebSocket upgrade (GET) makes kubectl's FallbackExecutor try SPDY (POST).
+    const tries = await until(() => {
+      const exec = c.sim.requests
+        .entries({ resource: '/pods', name: 'app' })
+        .filter((r) => r.subresource === 'exec' && r.userAgent?.startsWith('kubectl/'));
+      return exec.length === 2 && exec.map((r) => [r.method, r.verb, r.status]);
+    }, 'both tries in the request log');
+    expect(tries).toEqual([
+      ['GET', 'get', 400],
+      ['POST', 'create', 400],
+    ]);
+  });
+
+  it('exec into a crash-looping container: the kubelet’s refusal, through the v5 stream', async () => {
+    await c.core.createNamespacedPod({
+      namespace: NS,
+      body: {
+        metadata: { name: 'crash' },
+        spec: { containers: [{ name: 'main', image: 'i', command: ['false'] }] },
+      },
+    });
+    // The kubelet's back-off (10 s after the first restart) keeps it down while kubectl runs.
+    await until(async () => {
+      const state = (await readPod('crash')).status?.containerStatuses?.[0]?.state;
+      return state?.waiting?.reason === 'CrashLoopBackOff';
+    }, 'the container waiting in CrashLoopBackOff');
+    const result = await cli.kubectl(['exec', 'crash', '-n', NS, '--', 'true']);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: Internal error occurred: unable to upgrade connection: container not found ("main")\n',
+    });
   });
 
   it('attach -i feeds piped lines to the container’s shell; kubectl exits 0 when the container exits', async () => {
