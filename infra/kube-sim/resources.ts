@@ -4,12 +4,14 @@
  */
 
 export interface SubresourceType {
-  name: 'status' | 'scale' | 'log' | 'finalize';
+  name: 'status' | 'scale' | 'log' | 'finalize' | 'exec' | 'attach';
   /** Kind of the subresource's body, when it is not the parent's own kind (scale → autoscaling/v1 Scale). */
   kind?: string;
   group?: string;
   version?: string;
   verbs: string[];
+  /** A connect subresource (exec, attach): a stream, not an object; OpenAPI's `connect` action. */
+  connect?: boolean;
 }
 
 export interface ResourceType {
@@ -86,7 +88,14 @@ export const RESOURCE_TYPES: ResourceType[] = [
   type('', 'v1', 'Pod', 'pods', {
     shortNames: ['po'],
     categories: ['all'],
-    subresources: [STATUS, { name: 'log', kind: 'Pod', verbs: ['get'] }],
+    // exec and attach as upstream's discovery lists them (ExecREST/AttachREST: GET and POST,
+    // authorized as create and get); served by server/pod-stream.ts.
+    subresources: [
+      STATUS,
+      { name: 'attach', kind: 'PodAttachOptions', verbs: ['create', 'get'], connect: true },
+      { name: 'exec', kind: 'PodExecOptions', verbs: ['create', 'get'], connect: true },
+      { name: 'log', kind: 'Pod', verbs: ['get'] },
+    ],
   }),
   type('', 'v1', 'Secret', 'secrets'),
   type('', 'v1', 'ServiceAccount', 'serviceaccounts', { shortNames: ['sa'] }),

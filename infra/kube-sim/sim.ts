@@ -31,6 +31,7 @@ import { NodeRuntime } from './runtime/node-runtime.ts';
 import { type FaultRule, Faults } from './server/faults.ts';
 import { type HttpServer, startHttpServer } from './server/http-server.ts';
 import { servePodLog } from './server/pod-log.ts';
+import { servePodStream } from './server/pod-stream.ts';
 import { RequestLog } from './server/request-log.ts';
 import { DurableState, readSnapshotFile, writeSnapshotFile } from './store/durable-state.ts';
 import { ObjectStore } from './store/object-store.ts';
@@ -190,6 +191,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       admin,
       podLog: (namespace, name, query, res) =>
         servePodLog({ store, settings, runtime }, namespace, name, query, res),
+      podStream: (request) => servePodStream({ store, runtime }, request),
       watchTimeoutSeconds: options.watchTimeoutSeconds ?? 1800,
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       aggregatedDiscovery: options.aggregatedDiscovery ?? true,

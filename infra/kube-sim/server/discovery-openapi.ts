@@ -22,9 +22,11 @@ import { createHash } from 'node:crypto';
 import { groupVersion, type ResourceType, type SubresourceType, servedGroupVersions } from '../resources.ts';
 import { type GroupVersionKind, KUBERNETES_VERSION, subresourceKind, typesOf } from './discovery-common.ts';
 import {
+  ATTACH_PARAMS,
   accepted,
   created,
   DELETE_PARAMS,
+  EXEC_PARAMS,
   FORCE_PARAM,
   LIST_PARAMS,
   LOG_PARAMS,
@@ -33,6 +35,7 @@ import {
   ok,
   PRETTY_PARAM,
   TEXT,
+  UNAUTHORIZED,
   WRITE_PARAMS,
 } from './discovery-parameters.ts';
 import { type JsonObject, kindSchemas, metaSchemas, ref, SCHEMA, schemaName } from './discovery-schemas.ts';
@@ -151,7 +154,8 @@ function groupVersionDocument(
     Object.assign(schemas, kindSchemas(type, true));
     for (const sub of type.subresources) {
       const kind = subresourceKind(type, sub);
-      if (kind.kind !== type.kind) Object.assign(schemas, kindSchemas(kind, false));
+      // A connect subresource's options are query parameters, not a body: no schema (as upstream).
+      if (kind.kind !== type.kind && !sub.connect) Object.assign(schemas, kindSchemas(kind, false));
     }
   }
   return document(sortKeys(paths), sortKeys(schemas));
@@ -242,6 +246,7 @@ function resourcePaths(prefix: string, type: ResourceType): Record<string, JsonO
 
 function subresourcePath(type: ResourceType, sub: SubresourceType, pathParameters: JsonObject[]): JsonObject {
   const gvk = subresourceKind(type, sub);
+  if (sub.connect) return connectPath(type, sub, gvk, pathParameters);
   const schema = schemaName(gvk);
   const id = operationNamer(type, capitalize(sub.name));
   const what = `${sub.name} of the specified ${type.kind}`;
@@ -269,6 +274,36 @@ function subresourcePath(type: ResourceType, sub: SubresourceType, pathParameter
     patch: when('patch', () => patch(id('patch'), gvk, `partially update ${what}`, schema)),
     parameters: pathParameters,
   });
+}
+
+/**
+ * A connect subresource (pods/exec, pods/attach) as upstream's spec has it: GET and POST, action
+ * `connect`, a string answer, the options as query parameters beside the path's.
+ */
+function connectPath(
+  type: ResourceType,
+  sub: SubresourceType,
+  gvk: GroupVersionKind,
+  pathParameters: JsonObject[],
+): JsonObject {
+  const id = operationNamer(type, capitalize(sub.name));
+  const connect = (method: 'Get' | 'Post') =>
+    operation({
+      operationId: id('connect', method),
+      action: 'connect',
+      gvk,
+      description: `connect ${method.toUpperCase()} requests to ${sub.name} of ${type.kind}`,
+      responses: {
+        '200': { description: 'OK', content: { '*/*': { schema: { type: 'string' } } } },
+        ...UNAUTHORIZED,
+      },
+    });
+  const options = sub.name === 'exec' ? EXEC_PARAMS : ATTACH_PARAMS;
+  return {
+    get: connect('Get'),
+    post: connect('Post'),
+    parameters: [...pathParameters.filter((p) => p.name !== 'pretty'), ...options],
+  };
 }
 
 /** Upstream operation ids: `createAppsV1NamespacedDeployment`, `deleteCoreV1CollectionNamespacedPod`… */

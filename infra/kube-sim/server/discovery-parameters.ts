@@ -112,3 +112,36 @@ export const LOG_PARAMS = [
     'If true, add an RFC3339 timestamp at the beginning of every line of log output.',
   ),
 ];
+
+/** PodAttachOptions and PodExecOptions as query parameters (the connect operations of attach and exec). */
+export const ATTACH_PARAMS = [
+  query(
+    'container',
+    'string',
+    'The container in which to execute the command. Defaults to only container if there is only one container in the pod.',
+  ),
+  query(
+    'stderr',
+    'boolean',
+    'Stderr if true indicates that stderr is to be redirected for the attach call. Defaults to true.',
+  ),
+  query(
+    'stdin',
+    'boolean',
+    'Stdin if true, redirects the standard input stream of the pod for this call. Defaults to false.',
+  ),
+  query(
+    'stdout',
+    'boolean',
+    'Stdout if true indicates that stdout is to be redirected for the attach call. Defaults to true.',
+  ),
+  query('tty', 'boolean', 'TTY if true indicates that a tty will be allocated for the attach call.'),
+];
+export const EXEC_PARAMS = [
+  query(
+    'command',
+    'string',
+    'Command is the remote command to execute. argv array. Not executed within a shell.',
+  ),
+  ...ATTACH_PARAMS,
+];

@@ -3,8 +3,9 @@
  * service (or discovery, OpenAPI, watch, admin), writes JSON answers and Status errors the way
  * kube-apiserver does, and records every request in the request log.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { parse as parseYaml } from 'yaml';
 import { type DeleteOptions, deletedStatus } from '../api/deletion.ts';
 import { type ApiService, PATCH_TYPES } from '../api/service.ts';
@@ -26,6 +27,7 @@ import {
   wantsAggregatedDiscovery,
 } from './discovery.ts';
 import type { Faults } from './faults.ts';
+import type { PodStreamKind, Traffic } from './pod-stream.ts';
 import type { RequestLog, RequestRecord, Verb } from './request-log.ts';
 import { type Route, route } from './router.ts';
 import { type ActiveWatch, startWatch } from './watch.ts';
@@ -42,6 +44,20 @@ export interface HttpServerDeps {
   admin(method: string, path: string[], query: URLSearchParams, body: unknown): Promise<unknown> | unknown;
   /** Answers `pods/<name>/log` itself (plain text; `follow=true` streams until the pod ends). */
   podLog(namespace: string, name: string, query: URLSearchParams, res: ServerResponse): void;
+  /**
+   * Serves `pods/<name>/exec` and `pods/<name>/attach` (pod-stream.ts): throws a StatusError to
+   * refuse, or answers, or takes the connection over (`upgrade`: the socket of an upgrade request).
+   */
+  podStream(request: {
+    kind: PodStreamKind;
+    namespace: string;
+    name: string;
+    query: URLSearchParams;
+    req: IncomingMessage;
+    res: ServerResponse;
+    upgrade?: { socket: Duplex; head: Buffer };
+    traffic: Traffic;
+  }): void;
   watchTimeoutSeconds: number;
   bookmarkIntervalMs: number;
   /** Serve aggregated discovery (apidiscovery.k8s.io/v2) to clients that ask for it. */
@@ -70,8 +86,20 @@ class HttpAnswer {
   ) {}
 }
 
+/** An upgrade request's connection, taken from the HTTP server's `upgrade` event. */
+interface Upgrade {
+  socket: Duplex;
+  head: Buffer;
+}
+
+const isPodStream = (r: Route): r is Route & { kind: 'resource'; subresource: PodStreamKind } =>
+  r.kind === 'resource' && (r.subresource === 'exec' || r.subresource === 'attach');
+
 function verbOf(method: string, r: Route, query: URLSearchParams): Verb {
   if (r.kind !== 'resource') return 'other';
+  // exec and attach too, as kube-apiserver 1.33's RequestInfo has them: a WebSocket GET is a get, a
+  // SPDY POST a create. (1.35 adds a check that a GET's user may also create the subresource,
+  // AuthorizePodWebsocketUpgradeCreatePermission; the request's verb stays get.)
   const item = r.name !== undefined;
   switch (method) {
     case 'GET':
@@ -184,6 +212,8 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     warnings: string[],
     /** The request body, read from the moment the request arrived. */
     received: Promise<Buffer>,
+    upgrade: Upgrade | undefined,
+    traffic: Traffic,
   ): Promise<HttpAnswer | undefined> {
     const method = req.method ?? 'GET';
     switch (r.kind) {
@@ -252,6 +282,19 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     if (sub && !sub.verbs.includes(verb === 'update' ? 'update' : verb))
       throw statusErrors.methodNotAllowed();
     if (!sub && !r.type.verbs.includes(verb)) throw statusErrors.methodNotAllowed();
+    if (isPodStream(r)) {
+      deps.podStream({
+        kind: r.subresource,
+        namespace: r.namespace!,
+        name: r.name!,
+        query,
+        req,
+        res,
+        ...(upgrade ? { upgrade } : {}),
+        traffic,
+      });
+      return undefined;
+    }
     switch (verb) {
       case 'get':
         if (r.subresource === 'log') {
@@ -319,7 +362,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     }
   }
 
-  const server: Server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, upgrade?: Upgrade) => {
     const started = performance.now();
     const url = new URL(req.url ?? '/', 'http://sim');
     const r = route(url.pathname);
@@ -328,10 +371,17 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     const resource = r.kind === 'resource' ? `${r.type.group}/${r.type.plural}` : '';
     let bytesIn = 0;
     let bytesOut = 0;
+    const traffic: Traffic = {
+      in: (bytes) => {
+        bytesIn += bytes;
+      },
+      out: (bytes) => {
+        bytesOut += bytes;
+      },
+    };
     // Read as it arrives, before a fault's added latency: a stream read later has lost its data.
-    const received = readBody(req, (bytes) => {
-      bytesIn += bytes;
-    });
+    // An upgrade request has no body: what follows its headers belongs to the new protocol.
+    const received = upgrade ? Promise.resolve(Buffer.alloc(0)) : readBody(req, traffic.in);
     received.catch(() => undefined);
     const write = res.write.bind(res);
     res.write = ((chunk: unknown, ...rest: unknown[]) => {
@@ -393,7 +443,8 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       req.resume();
       const status =
         err instanceof StatusError ? err : statusErrors.internal((err as Error).message ?? String(err));
-      if (res.headersSent) {
+      // Too late for an answer: the headers went out, or the connection became a WebSocket.
+      if (res.headersSent || res.statusCode === 101) {
         res.destroy();
         return;
       }
@@ -422,7 +473,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         throw statusErrors.internal('injected fault');
       }
       const requestWarnings: string[] = [];
-      const answering = dispatch(req, res, r, query, verb, requestWarnings, received);
+      const answering = dispatch(req, res, r, query, verb, requestWarnings, received, upgrade, traffic);
       const answer = await (durable ? answering.finally(durable) : answering);
       if (answer) send(answer, requestWarnings);
     };
@@ -430,6 +481,20 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     const writes = req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS';
     const durable = writes ? deps.durable : undefined;
     run().catch(fail);
+  };
+
+  const server: Server = createServer((req, res) => handle(req, res));
+  // Node hands an upgrade request (WebSocket, SPDY) over with its socket and no response object:
+  // one is made, so the request goes the same way (faults, Status errors, the request log), and
+  // exec and attach may take the socket over. An answer that is not an upgrade ends the connection.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket as Socket);
+    // As Node ends a `Connection: close` answer: the socket goes once the answer is written.
+    res.on('finish', () => (socket as Socket).destroySoon());
+    handle(req, res, { socket, head });
   });
 
   server.on('connection', (socket) => {

@@ -42,8 +42,8 @@ const POD = findByKind('v1', 'Pod')!;
 
 const names = (list: { name: string }[] | undefined) => (list ?? []).map((c) => c.name);
 
-/** LogLocation's choice of container. */
-function chooseContainer(pod: PodShape, podName: string, requested: string | null): string {
+/** LogLocation's choice of container (exec and attach choose the same way: streamLocation). */
+export function chooseContainer(pod: PodShape, podName: string, requested: string | null): string {
   const spec = pod.spec ?? {};
   if (!requested) {
     const containers = names(spec.containers);

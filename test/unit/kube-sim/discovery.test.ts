@@ -150,6 +150,11 @@ describe('resource lists', () => {
     expect(core.find((r) => r.name === 'namespaces')?.namespaced).toBe(false);
     expect(resource(core, 'namespaces/finalize')).toMatchObject({ namespaced: false, verbs: ['update'] });
     expect(resource(core, 'pods/log')).toMatchObject({ kind: 'Pod', verbs: ['get'] });
+    expect(resource(core, 'pods/exec')).toMatchObject({ kind: 'PodExecOptions', verbs: ['create', 'get'] });
+    expect(resource(core, 'pods/attach')).toMatchObject({
+      kind: 'PodAttachOptions',
+      verbs: ['create', 'get'],
+    });
     expect(resource(core, 'secrets')).not.toHaveProperty('shortNames');
     expect(apiResourceList('apps', 'v2')).toBeUndefined();
     expect(apiResourceList('', 'v2')).toBeUndefined();
@@ -289,6 +294,24 @@ describe('OpenAPI v3', () => {
       ]),
     );
     expect(Object.keys(core)).not.toContain('/api/v1/namespaces/{namespace}/namespaces');
+    // Connect subresources as upstream's spec has them: GET and POST, the options as query parameters.
+    const exec = core['/api/v1/namespaces/{namespace}/pods/{name}/exec'] as Record<string, Operation> & {
+      parameters: { name: string; in: string }[];
+    };
+    expect(exec.get?.operationId).toBe('connectCoreV1GetNamespacedPodExec');
+    expect(exec.post?.operationId).toBe('connectCoreV1PostNamespacedPodExec');
+    expect(exec.post?.['x-kubernetes-action']).toBe('connect');
+    expect(exec.parameters.map((p) => p.name).sort()).toEqual([
+      'command',
+      'container',
+      'name',
+      'namespace',
+      'stderr',
+      'stdin',
+      'stdout',
+      'tty',
+    ]);
+    expect(core['/api/v1/namespaces/{namespace}/pods/{name}/attach']).toHaveProperty('post');
     expect(Object.keys(core['/api/v1/namespaces/{name}/finalize'] ?? {}).sort()).toEqual([
       'parameters',
       'put',
@@ -296,8 +319,10 @@ describe('OpenAPI v3', () => {
   });
 
   it('declares dryRun, fieldManager and fieldValidation on every write operation', () => {
-    const writes = allOperations().filter(({ method }) =>
-      (WRITE_METHODS as readonly string[]).includes(method),
+    // A connect operation (POST to pods/exec, pods/attach) opens a stream; it writes nothing.
+    const writes = allOperations().filter(
+      ({ method, op }) =>
+        (WRITE_METHODS as readonly string[]).includes(method) && op['x-kubernetes-action'] !== 'connect',
     );
     expect(writes.length).toBeGreaterThan(50);
     for (const { path, method, op } of writes) {
