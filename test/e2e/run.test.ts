@@ -96,7 +96,11 @@ describe('run', () => {
       'longshore.dev/app': 'shop',
       'longshore.dev/job': 'run',
     });
-    expect(job.spec).toMatchObject({ backoffLimit: 0, activeDeadlineSeconds: 86_400, ttlSecondsAfterFinished: 3600 });
+    expect(job.spec).toMatchObject({
+      backoffLimit: 0,
+      activeDeadlineSeconds: 86_400,
+      ttlSecondsAfterFinished: 3600,
+    });
     const pod = job.spec!.template.spec!;
     const deployment = await fleet.apps.readNamespacedDeployment({ name: 'shop-web', namespace: 'default' });
     expect(pod.restartPolicy).toBe('Never');
@@ -119,7 +123,11 @@ describe('run', () => {
   });
 
   it('a succeeded run exits 0; --process picks the process type', async () => {
-    expect(await fleet.cli(['run', 'shop', '--', 'echo', 'ok'])).toEqual({ code: 0, stdout: 'ok\n', stderr: '' });
+    expect(await fleet.cli(['run', 'shop', '--', 'echo', 'ok'])).toEqual({
+      code: 0,
+      stdout: 'ok\n',
+      stderr: '',
+    });
     const worker = await fleet.cli(['run', 'shop', '--process', 'worker', '--', 'printenv', 'HOSTNAME']);
     expect(worker.code).toBe(0);
     expect(worker.stdout).toMatch(/^shop-run-[0-9a-f]{8}-\w+\n$/);
@@ -127,7 +135,15 @@ describe('run', () => {
 
   it('--env values reach the container through a Secret the Job owns, never Redis in clear', async () => {
     const secret = 'run-extra-7f3q-value';
-    const { code, stdout } = await fleet.cli(['run', 'shop', '--env', `EXTRA=${secret}`, '--', 'printenv', 'EXTRA']);
+    const { code, stdout } = await fleet.cli([
+      'run',
+      'shop',
+      '--env',
+      `EXTRA=${secret}`,
+      '--',
+      'printenv',
+      'EXTRA',
+    ]);
     expect({ code, stdout }).toEqual({ code: 0, stdout: `${secret}\n` });
     const [run] = await runJobIds();
     const shown = JSON.parse(await fleet.ok(['jobs:show', run!.id, '--json'])) as {
@@ -149,7 +165,17 @@ describe('run', () => {
     // printed (here, the value itself); a run that does not print it leaves it nowhere.
     expect(await redisKeysHolding(secret)).toEqual([keys.logStream(run!.id)]);
     const quiet = 'run-quiet-9k2m-value';
-    const length = await fleet.cli(['run', 'shop', '-e', `EXTRA=${quiet}`, '--', 'sh', '-c', 'echo ${#EXTRA}']);
+    const length = await fleet.cli([
+      'run',
+      'shop',
+      '-e',
+      `EXTRA=${quiet}`,
+      '--',
+      'sh',
+      '-c',
+      // The shell's ${#EXTRA}: the value's length, not the value.
+      `echo \${#EXTRA}`,
+    ]);
     expect(length.stdout).toBe(`${quiet.length}\n`);
     expect(await redisKeysHolding(quiet)).toEqual([]);
   });
@@ -270,28 +296,74 @@ describe('run', () => {
     expect((await runJobs('shop')).length + (await runJobs('draft')).length).toBe(before);
   });
 
-  it('a worker SIGKILLed mid-run: the next worker finishes it, each line printed once, one Job', async () => {
-    const before = (await runJobs('shop')).length;
-    const [first] = fleet.workers.filter((w) => w.child.exitCode === null);
+  it('Ctrl-C stops following (exit 130); the run goes on in the cluster and the job completes', async () => {
     const cli = startProcess(
       CLI,
-      ['run', 'shop', '--', 'sh', '-c', 'echo before; sleep 2; echo after; exit 5'],
+      ['run', 'shop', '--', 'sh', '-c', 'echo started; sleep 3; echo done'],
       fleet.env,
     );
-    await cli.waitForLine(/^before$/, 30_000);
-    first!.kill('SIGKILL');
-    await first!.exited;
-    await fleet.startWorker();
-    const exit = await within(cli.exited, 60_000, 'the run to end after its worker was killed');
-    expect(exit.code).toBe(5);
-    expect(cli.lines).toEqual(['before', 'after']);
-    expect((await runJobs('shop')).length).toBe(before + 1);
+    await cli.waitForLine(/^started$/, 30_000);
+    cli.kill('SIGINT');
+    const exit = await within(cli.exited, 15_000, 'the CLI to exit on SIGINT');
+    expect(exit.code).toBe(130);
+    const note = cli.lines.find((l) => l.startsWith('stopped following'));
+    expect(note).toMatch(/^stopped following; the run goes on in the cluster as Job shop-run-[0-9a-f]{8} /);
+    expect(cli.lines).not.toContain('done');
     const [run] = await runJobIds();
-    const shown = JSON.parse(await fleet.ok(['jobs:show', run!.id, '--json'])) as {
-      attempts: unknown[];
-      returnValue: { exitCode: number };
-    };
-    expect(shown.returnValue.exitCode).toBe(5);
-    expect(shown.attempts.length).toBeGreaterThanOrEqual(2);
+    const ended = await until(async () => {
+      const shown = JSON.parse(await fleet.ok(['jobs:show', run!.id, '--json'])) as {
+        state: string;
+        returnValue?: { summary: string; jobName: string; running: boolean };
+      };
+      return shown.state === 'completed' && shown.returnValue;
+    }, 'the run job to complete once its reader left');
+    expect(ended.summary).toMatch(
+      /^relay ended: stopped by its reader; Job default\/shop-run-\w+ goes on in the cluster/,
+    );
+    expect(ended.running).toBe(true);
+    await until(
+      async () =>
+        (await fleet.batch.readNamespacedJob({ name: ended.jobName, namespace: 'default' })).status
+          ?.succeeded === 1,
+      'the unfollowed run to finish by itself',
+    );
   });
+
+  it.each([
+    ['after its container ended', 2],
+    ['while its container still runs', 8],
+  ])(
+    'a worker SIGKILLed mid-run, the next one taking over %s: each line printed once, one Job',
+    async (_when, sleep) => {
+      const before = (await runJobs('shop')).length;
+      const [first] = fleet.workers.filter((w) => w.child.exitCode === null && w.child.signalCode === null);
+      const cli = startProcess(
+        CLI,
+        [
+          'run',
+          'shop',
+          '--',
+          'sh',
+          '-c',
+          `echo before; echo also-before; sleep ${sleep}; echo after; exit 5`,
+        ],
+        fleet.env,
+      );
+      await cli.waitForLine(/^also-before$/, 30_000);
+      first!.kill('SIGKILL');
+      await first!.exited;
+      await fleet.startWorker();
+      const exit = await within(cli.exited, 60_000, 'the run to end after its worker was killed');
+      expect(exit.code).toBe(5);
+      expect(cli.lines).toEqual(['before', 'also-before', 'after']);
+      expect((await runJobs('shop')).length).toBe(before + 1);
+      const [run] = await runJobIds();
+      const shown = JSON.parse(await fleet.ok(['jobs:show', run!.id, '--json'])) as {
+        attempts: unknown[];
+        returnValue: { exitCode: number; lines: number };
+      };
+      expect(shown.returnValue).toMatchObject({ exitCode: 5, lines: 3 });
+      expect(shown.attempts.length).toBeGreaterThanOrEqual(2);
+    },
+  );
 });

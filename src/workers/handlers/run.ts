@@ -44,7 +44,7 @@ const POLL_MS = 500;
  * While following, the pod is read this often; a follow still open two reads after its container
  * ended is closed (a connection the server never ended), and what it missed is read once.
  */
-const WATCHDOG_MS = 2_000;
+const WATCHDOG_MS = 5_000;
 const WATCHDOG_GRACE = 2;
 
 type Ctx = HandlerContext<RunPayload>;
@@ -88,7 +88,12 @@ export const runHandler: Handler<RunPayload> = async (ctx) => {
     withEnv,
     tty,
   });
-  const api = new RunJobApi(cluster.kube.batch, cluster.kube.core, { namespace, name, jobId: ctx.job.id }, ctx.signal);
+  const api = new RunJobApi(
+    cluster.kube.batch,
+    cluster.kube.core,
+    { namespace, name, jobId: ctx.job.id },
+    ctx.signal,
+  );
 
   // 2. The Job, created once.
   let job = await api.read();
@@ -247,9 +252,7 @@ async function relayUntilExit(
       );
     }
     if (!state.pod || !state.podUid) return { exitCode: state.kind === 'exited' ? state.exitCode : 0 };
-    const filter = new LineFilter(
-      cursor?.pod === state.podUid ? cursor : startCursor(state.podUid),
-    );
+    const filter = new LineFilter(cursor?.pod === state.podUid ? cursor : startCursor(state.podUid));
     if (state.kind === 'running') {
       // A follow that ended while the status still says running: the kubelet is about to report the
       // exit. Read again shortly rather than at once.

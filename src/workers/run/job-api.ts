@@ -20,7 +20,7 @@ import {
   type V1Pod,
   type V1Secret,
 } from '@kubernetes/client-node';
-import { RUN_JOB_ID_ANNOTATION, type RenderedObject } from '../../../charts/index.ts';
+import { type RenderedObject, RUN_JOB_ID_ANNOTATION } from '../../../charts/index.ts';
 import { PermanentError } from '../../core/errors.ts';
 import { isAlreadyExists, isNotFound } from '../../kube/errors.ts';
 import { withKubeRetry } from '../../kube/retry.ts';

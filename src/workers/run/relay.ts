@@ -4,8 +4,8 @@
  * the new ones appended to the job's stream together with the cursor (stream-writer.ts), in the
  * order they came (one promise chain).
  */
-import { StringDecoder } from 'node:string_decoder';
 import { Writable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import * as k8s from '@kubernetes/client-node';
 import { splitLines } from '../logs/pod-numbering.ts';
 import type { LogStreamWriter } from '../logs/stream-writer.ts';

@@ -50,7 +50,10 @@ export function registerRun(program: Command): void {
       [],
     )
     .option('--process <type>', 'process type whose image, mounts and resources to use (default web)')
-    .option('--timeout <seconds>', "stop the run after this long (the Job's activeDeadlineSeconds; default 86400)")
+    .option(
+      '--timeout <seconds>',
+      "stop the run after this long (the Job's activeDeadlineSeconds; default 86400)",
+    )
     .option('--ttl <seconds>', 'keep the finished Job this long (default 3600)')
     .option('--detach', 'start the run, print its Job name and return without waiting')
     .option('--tty', 'allocate a TTY (interactive runs: not run by workers yet)')
@@ -93,7 +96,9 @@ export function registerRun(program: Command): void {
             if (payload.detach) {
               // stdout holds only the name, for scripts: JOB=$(longshore run --detach …).
               output.out(jobName);
-              output.error(`enqueued run job ${job.id}; a worker starts Job ${jobName} and does not follow it`);
+              output.error(
+                `enqueued run job ${job.id}; a worker starts Job ${jobName} and does not follow it`,
+              );
               return EXIT.ok;
             }
             const readerKey = keys.logReader(job.id);
