@@ -4,7 +4,8 @@
  * Every name is unique per (kind, namespace) across apps by construction (docs/apps.md, "Names"):
  * - ServiceAccount `{app}`, Service `{app}-web`, CronJob `{app}-cron-{suffix}` (suffix has no
  *   `-`), Secrets `config-{app}` / `pull-secret-{app}`: the app is the whole name or a part that
- *   the fixed rest of the name delimits, so two apps never meet.
+ *   the fixed rest of the name delimits, so two apps never meet. The same holds for a run's Job
+ *   `{app}-run-{suffix}` and its Secret `{app}-run-{suffix}-env` (the suffix has no `-`).
  * - Deployment `{app}-{process}` while the process type has no `-` (its last `-` then splits app
  *   from process); a process type with a `-` gets the app name's length as a marker,
  *   `{app}-{process}-{length}`, which starts with a digit and so can never be a process type:
@@ -81,6 +82,22 @@ export function ingressName(app: string, domain: string): string {
     .slice(0, INGRESS_NAME_MAX - HASH_LENGTH - 1)
     .replace(/-+$/, '');
   return `${readable}-${shortHash(`${app}/${domain}`)}`;
+}
+
+/**
+ * A one-off run's Job: `{app}-run-{suffix}`. At most 63 characters, not the 253 of an object name:
+ * the Job controller puts the name in its pods' `batch.kubernetes.io/job-name` label, a label value.
+ * With app names of at most 30 characters and the 8-character suffix of `run` jobs it is 43 and
+ * never shortened. The suffix has no `-`, so the last `-run-` splits app from suffix and two apps'
+ * runs never share a name.
+ */
+export function runJobName(app: string, suffix: string): string {
+  return fitName(`${app}-run-${suffix}`, DNS_LABEL_MAX);
+}
+
+/** The Secret holding a run's own `--env` values: `{job}-env`, owned by the Job. */
+export function runEnvSecretName(jobName: string): string {
+  return `${jobName}-env`;
 }
 
 /**

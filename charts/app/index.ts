@@ -13,6 +13,19 @@ export { deploymentName } from './deployment.ts';
 export { ingressNames } from './ingress.ts';
 export { CONFIG_DIGEST_ANNOTATION, RESTARTED_AT_ANNOTATION } from './pod.ts';
 export { primaryPortMap } from './ports.ts';
+export {
+  RUN_APP_LABEL,
+  RUN_CONTAINER,
+  RUN_JOB_ID_ANNOTATION,
+  RUN_JOB_LABEL,
+  RUN_JOB_VALUE,
+  RUN_PROCESS_ANNOTATION,
+  type RunJobOptions,
+  type RunJobOwner,
+  runEnvSecret,
+  runJob,
+  runLabels,
+} from './run-job.ts';
 export { webServiceName } from './service.ts';
 export { ShellWordsError, splitShellWords } from './shell-words.ts';
 export {

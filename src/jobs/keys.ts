@@ -21,6 +21,10 @@ export const JOB_FIELDS = {
   renamePlan: 'lsRename',
   /** A rollback's record of the config revision before it (src/workers/rollback/plan.ts). */
   rollbackPlan: 'lsRollback',
+  /** A run's Job as created (its uid), its relay cursor and its end (src/workers/run/run-record.ts). */
+  runJob: 'lsRun',
+  runRelay: 'lsRunLog',
+  runEnd: 'lsRunEnd',
 } as const;
 
 const P = KEY_PREFIX;
@@ -43,8 +47,8 @@ export const keys = {
   job: (jobId: string) => `${P}:${QUEUE_NAME}:${jobId}`,
   /** Pub/sub channel on which operators ask workers to cancel a running job. */
   cancelChannel: `${P}:cancel`,
-  /** A `logs` job's lines, a Redis stream the CLI reads (src/jobs/log-stream.ts). */
+  /** A `logs` or `run` job's lines, a Redis stream the CLI reads (src/jobs/log-stream.ts). */
   logStream: (jobId: string) => `${P}:logs:${jobId}`,
-  /** Refreshed by the CLI reading a `logs -f` job; the worker stops following once it is gone. */
+  /** Refreshed by the CLI reading a `logs -f` or `run` job; the worker stops relaying once it is gone. */
   logReader: (jobId: string) => `${P}:logs:${jobId}:reader`,
 };

@@ -11,6 +11,8 @@ export interface KubeClients {
   objects: k8s.KubernetesObjectApi;
   core: k8s.CoreV1Api;
   apps: k8s.AppsV1Api;
+  /** Jobs (one-off runs). */
+  batch: k8s.BatchV1Api;
 }
 
 export type KubeSource = { kubeconfigPath: string } | { kubeconfigYaml: string } | { inCluster: true };
@@ -40,5 +42,6 @@ export function createKubeClients(source: KubeSource): KubeClients {
     objects: k8s.KubernetesObjectApi.makeApiClient(kc),
     core: kc.makeApiClient(k8s.CoreV1Api),
     apps: kc.makeApiClient(k8s.AppsV1Api),
+    batch: kc.makeApiClient(k8s.BatchV1Api),
   };
 }

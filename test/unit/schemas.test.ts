@@ -12,6 +12,7 @@ import {
   portMap,
   quantity,
 } from '../../src/jobs/schemas/common.ts';
+import { runJobNameFor } from '../../src/jobs/schemas/run.ts';
 import { Sealer, sealContext } from '../../src/jobs/sealing.ts';
 import { MAX_PAYLOAD_BYTES, validateJob } from '../../src/jobs/validate.ts';
 
@@ -141,6 +142,50 @@ describe('job contracts', () => {
     });
     expect(contractFor('prune').lane({} as never)).toEqual({ kind: 'fleet' });
     expect(contractFor('run').lane({ app: 'web' } as never)).toBeUndefined();
+  });
+
+  it('run: unordered, a command required, defaults (web, a day, an hour, followed), bounded seconds, sealed env', () => {
+    expect(validateJob('run', { app: 'web', command: ['rake', 'db:migrate'] }).payload).toEqual({
+      app: 'web',
+      command: ['rake', 'db:migrate'],
+      env: {},
+      process: 'web',
+      ttlSeconds: 3600,
+      timeoutSeconds: 86_400,
+      detach: false,
+      tty: false,
+    });
+    const env = { EXTRA: sealer.seal('x', sealContext.runEnv('web', 'EXTRA')) };
+    expect(
+      validateJob('run', {
+        app: 'web',
+        command: ['true'],
+        env,
+        process: 'worker',
+        ttlSeconds: 5,
+        timeoutSeconds: 60,
+        detach: true,
+      }).payload,
+    ).toMatchObject({ env, process: 'worker', ttlSeconds: 5, timeoutSeconds: 60, detach: true });
+    expect(() => validateJob('run', { app: 'web', command: [] })).toThrow(/command: give a command to run/);
+    expect(() => validateJob('run', { app: 'web', command: ['x'], timeoutSeconds: 0 })).toThrow(
+      /timeoutSeconds: must be at least 1 second/,
+    );
+    expect(() => validateJob('run', { app: 'web', command: ['x'], ttlSeconds: 1.5 })).toThrow(
+      /ttlSeconds: must be a whole number of seconds/,
+    );
+    expect(() => validateJob('run', { app: 'web', command: ['x'], timeoutSeconds: 8 * 86_400 })).toThrow(
+      /timeoutSeconds: must be at most 604800 seconds/,
+    );
+    expect(() => validateJob('run', { app: 'web', command: ['x'], env: { EXTRA: 'plain' } })).toThrow(
+      /env\.EXTRA: must be a value sealed/,
+    );
+    expect(() => validateJob('run', { app: 'web', command: ['x'], env: { '1BAD': env.EXTRA } })).toThrow(
+      /env/,
+    );
+    expect(runJobNameFor('web', 'run.web.xabc')).toBe(runJobNameFor('web', 'run.web.xabc'));
+    expect(runJobNameFor('web', 'run.web.xabc')).toMatch(/^web-run-[0-9a-f]{8}$/);
+    expect(runJobNameFor('web', 'run.web.xabd')).not.toBe(runJobNameFor('web', 'run.web.xabc'));
   });
 
   it('logs: unordered (never behind deploys), --tail 100 and no follow unless given, a bounded tail', () => {

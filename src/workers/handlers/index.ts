@@ -1,7 +1,6 @@
 /**
- * The handlers this build of the worker runs. A job type without one (run: a later issue)
- * fails with a clear message. `ps` and `resources` are spec changes like `scale`
- * (src/apps/process-mutations.ts).
+ * The handlers this build of the worker runs; a job type without one fails with a clear message.
+ * `ps` and `resources` are spec changes like `scale` (src/apps/process-mutations.ts).
  */
 import { applyDomains, applyPorts, applyProperties, applyScale } from '../../apps/mutations.ts';
 import { applyResources, applyRestart, applyStart, applyStop } from '../../apps/process-mutations.ts';
@@ -25,6 +24,7 @@ import { releasesHandler } from './releases.ts';
 import { renameHandler } from './rename.ts';
 import { reportHandler } from './report.ts';
 import { rollbackHandler } from './rollback.ts';
+import { runHandler } from './run.ts';
 import { specChangeHandler } from './spec-change.ts';
 import { storageCreateHandler } from './storage-create.ts';
 import { storageDestroyHandler } from './storage-destroy.ts';
@@ -72,6 +72,7 @@ export function defaultHandlers(): HandlerRegistry {
     .register('storage-status', storageStatusHandler)
     .register('storage-list', storageListHandler)
     .register('logs', logsHandler)
+    .register('run', runHandler)
     .register('registry-login', registryLoginHandler)
     .register('registry-logout', registryLogoutHandler)
     .register(

@@ -10,17 +10,14 @@
  *   the next attempt starts again from each pod's last `tail` lines, after a line that says so.
  */
 import { PermanentError } from '../../core/errors.ts';
-import { keys } from '../../jobs/keys.ts';
 import { LOG_READER_TIMEOUT_MS, type LogEntry } from '../../jobs/log-stream.ts';
 import type { LogsPayload } from '../../jobs/schemas/logs.ts';
 import type { Handler } from '../handler.ts';
 import { appPods } from '../logs/app-pods.ts';
 import { type FollowEnd, followPods } from '../logs/follow.ts';
 import { numberPods, splitLines } from '../logs/pod-numbering.ts';
+import { READER_CHECK_MS, readerPresence } from '../logs/reader.ts';
 import { LogStreamWriter } from '../logs/stream-writer.ts';
-
-/** How often a follow checks the reader's heartbeat. */
-const READER_CHECK_MS = 1_000;
 
 const FOLLOW_ENDS: Record<FollowEnd, string> = {
   'pods-ended': 'the logs of every pod ended',
@@ -70,8 +67,6 @@ export const logsHandler: Handler<LogsPayload> = async (ctx) => {
         line: `the worker following these logs changed; each pod's last ${tail} lines again:`,
       },
     ]);
-  const started = Date.now();
-  const readerKey = keys.logReader(ctx.job.id);
   const end = await followPods({
     kc: cluster.kube.kc,
     namespace,
@@ -80,9 +75,7 @@ export const logsHandler: Handler<LogsPayload> = async (ctx) => {
     writer,
     signal: ctx.signal,
     readerCheckMs: READER_CHECK_MS,
-    // The CLI sets the heartbeat just after enqueueing: give it one timeout before counting it gone.
-    readerAlive: async () =>
-      Date.now() - started < LOG_READER_TIMEOUT_MS || (await redis.exists(readerKey)) === 1,
+    readerAlive: readerPresence(redis, ctx.job.id),
   });
   if (end === 'aborted' && !ctx.cancelled) {
     // Shutdown or a lost lock: not the reader's doing; the runner hands the job back or lets go.

@@ -6,14 +6,12 @@
  * (docs/apps.md, "prune").
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
+import { RUN_JOB_LABEL, RUN_JOB_VALUE } from '../../../charts/index.ts';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../../releases/objects.ts';
 import type { AppRecord } from '../../storage/app-records.ts';
 import type { RevisionInfo } from '../../storage/index.ts';
 
-/** The label that marks a one-off `run` Job (besides managed-by); the `run` handler sets it. */
-export const RUN_JOB_LABEL = 'longshore.dev/job';
-export const RUN_JOB_VALUE = 'run';
-/** Selector of longshore's run Jobs. */
+/** Selector of longshore's run Jobs (labelled by their builder, charts/app/run-job.ts). */
 export const RUN_JOB_SELECTOR = `${MANAGED_BY_LABEL}=${MANAGED_BY},${RUN_JOB_LABEL}=${RUN_JOB_VALUE}`;
 export const PART_OF_LABEL = 'app.kubernetes.io/part-of';
 

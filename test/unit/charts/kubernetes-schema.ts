@@ -5,7 +5,7 @@
  */
 
 import { Deployment } from 'kubernetes-models/apps/v1';
-import { CronJob } from 'kubernetes-models/batch/v1';
+import { CronJob, Job } from 'kubernetes-models/batch/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import {
   PersistentVolume,
@@ -20,6 +20,7 @@ import { unknownFields } from '../../../infra/kube-sim/schema/known-fields.ts';
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
   'batch/v1/CronJob': CronJob,
+  'batch/v1/Job': Job,
   'networking.k8s.io/v1/Ingress': Ingress,
   'v1/PersistentVolume': PersistentVolume,
   'v1/PersistentVolumeClaim': PersistentVolumeClaim,

@@ -1,42 +1,142 @@
+/**
+ * `run APP [--process T] [-e K=V]… [--timeout S] [--ttl S] [--detach] -- CMD ARGS…`: enqueues a
+ * `run` job and prints the run's output raw as its worker relays it through Redis (the stream
+ * `logs` uses, src/producers/ops/log-reader.ts), then exits with the container's exit code; 1 with
+ * the reason on stderr when the run could not start or was stopped by its deadline. `--detach`
+ * prints the Job's name and returns at once. Ctrl-C stops following (exit 130): the run goes on
+ * in the cluster. docs/apps.md, "run".
+ */
 import type { Command } from 'commander';
+import { InvalidInputError } from '../../../core/errors.ts';
+import { settledProcessTypes, unknownScaleTypes } from '../../../jobs/app-processes.ts';
+import { keys } from '../../../jobs/keys.ts';
+import { LOG_READER_REFRESH_MS, LOG_READER_TIMEOUT_MS } from '../../../jobs/log-stream.ts';
+import { type RunPayload, runJobNameFor } from '../../../jobs/schemas/run.ts';
 import { sealRunEnv } from '../../../jobs/sealed-input.ts';
-import { action, type CommonOptions, parseAssignments, sealer, submit } from '../runtime.ts';
-import { withSubmitOptions } from './common.ts';
+import { validateJob } from '../../../jobs/validate.ts';
+import { cancelJob, waitForJob } from '../../ops/jobs-ops.ts';
+import { readLogStream } from '../../ops/log-reader.ts';
+import { EXIT } from '../exit-codes.ts';
+import { createOutput } from '../output.ts';
+import { action, enqueuedBy, parseAssignments, sealer, withClient } from '../runtime.ts';
 
-interface RunOptions extends CommonOptions {
+interface RunOptions {
   env: string[];
   ttl?: string;
+  timeout?: string;
   process?: string;
   tty?: boolean;
   detach?: boolean;
 }
 
+/** How long the CLI waits for the job's result once its stream ended (the job ends right after). */
+const RESULT_WAIT_MS = 30_000;
+
+const seconds = (value: string | undefined) =>
+  value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) : value;
+
 export function registerRun(program: Command): void {
-  withSubmitOptions(
-    program
-      .command('run')
-      .description('Run a one-off command in a Kubernetes Job: longshore run APP -- CMD ARGS…')
-      .argument('<app>', 'app name')
-      .argument('<command...>', 'command and arguments (after --)')
-      .option(
-        '-e, --env <KEY=VALUE>',
-        'extra environment for this run (repeatable; sealed)',
-        (v: string, acc: string[]) => [...acc, v],
-        [],
-      )
-      .option('--ttl <seconds>', 'keep the finished Job this long (default 3600)')
-      .option('--process <type>', 'process type whose image and config to use (default web)')
-      .option('--tty', 'allocate a TTY')
-      .option('--detach', 'enqueue and return instead of streaming the output'),
-  ).action(
-    action(async (app: string, command: string[], options: RunOptions) => {
-      const env =
-        options.env.length > 0 ? sealRunEnv(sealer(), app, parseAssignments(options.env, 'env')) : {};
-      const payload: Record<string, unknown> = { app, command, env, tty: Boolean(options.tty) };
-      if (options.ttl !== undefined)
-        payload.ttlSeconds = /^\d+$/.test(options.ttl) ? Number(options.ttl) : options.ttl;
-      if (options.process) payload.process = options.process;
-      return submit('run', payload, { ...options, wait: !options.detach });
-    }),
-  );
+  program
+    .command('run')
+    .description(
+      "Run a one-off command in a Kubernetes Job from the app's image and config, print its output and exit with its status: longshore run APP -- CMD ARGS…",
+    )
+    .argument('<app>', 'app name')
+    .argument('[command...]', 'command and arguments (after --)')
+    .option(
+      '-e, --env <KEY=VALUE>',
+      'extra environment for this run (repeatable; sealed)',
+      (v: string, acc: string[]) => [...acc, v],
+      [],
+    )
+    .option('--process <type>', 'process type whose image, mounts and resources to use (default web)')
+    .option(
+      '--timeout <seconds>',
+      "stop the run after this long (the Job's activeDeadlineSeconds; default 86400)",
+    )
+    .option('--ttl <seconds>', 'keep the finished Job this long (default 3600)')
+    .option('--detach', 'start the run, print its Job name and return without waiting')
+    .option('--tty', 'allocate a TTY (interactive runs: not run by workers yet)')
+    .action(
+      action(async (app: string, command: string[], options: RunOptions) => {
+        const output = createOutput(false);
+        const env =
+          options.env.length > 0 ? sealRunEnv(sealer(), app, parseAssignments(options.env, 'env')) : {};
+        const raw: Record<string, unknown> = {
+          app,
+          command,
+          env,
+          tty: Boolean(options.tty),
+          detach: Boolean(options.detach),
+        };
+        if (options.ttl !== undefined) raw.ttlSeconds = seconds(options.ttl);
+        if (options.timeout !== undefined) raw.timeoutSeconds = seconds(options.timeout);
+        if (options.process !== undefined) raw.process = options.process;
+        // Refused before connecting: exit 2, nothing enqueued.
+        const payload = validateJob('run', raw).payload as RunPayload;
+        return withClient(async (client, redis) => {
+          // Refused here when the app's types are known and nothing is queued ahead; else the worker refuses.
+          const known = await settledProcessTypes(redis, app);
+          const issues = known ? unknownScaleTypes(app, [payload.process], known) : [];
+          if (issues.length > 0)
+            throw new InvalidInputError(
+              issues.map((i) => ({ ...i, path: 'process' })),
+              'run',
+            );
+
+          let stopping = false;
+          const onSigint = () => {
+            stopping = true;
+          };
+          process.on('SIGINT', onSigint);
+          let heartbeat: NodeJS.Timeout | undefined;
+          try {
+            const job = await client.enqueue('run', raw, enqueuedBy());
+            const jobName = runJobNameFor(app, job.id);
+            if (payload.detach) {
+              // stdout holds only the name, for scripts: JOB=$(longshore run --detach …).
+              output.out(jobName);
+              output.error(
+                `enqueued run job ${job.id}; a worker starts Job ${jobName} and does not follow it`,
+              );
+              return EXIT.ok;
+            }
+            const readerKey = keys.logReader(job.id);
+            const beat = () => redis.set(readerKey, '1', 'PX', LOG_READER_TIMEOUT_MS).catch(() => undefined);
+            await beat();
+            heartbeat = setInterval(beat, LOG_READER_REFRESH_MS);
+            const end = await readLogStream(client, redis, job.id, {
+              onLine: (_prefix, line) => output.out(line),
+              stopped: () => stopping,
+            });
+            clearInterval(heartbeat);
+            if (end.kind === 'failed') {
+              output.error(`error: ${end.reason}`);
+              return EXIT.failed;
+            }
+            if (end.kind === 'stopped') {
+              // The worker stops relaying at once; were none listening, the heartbeat's expiry stops it.
+              await redis.del(readerKey).catch(() => undefined);
+              await cancelJob(client, redis, job.id).catch(() => undefined);
+              output.error(
+                `stopped following; the run goes on in the cluster as Job ${jobName} (job ${job.id})`,
+              );
+              return EXIT.interrupted;
+            }
+            const final = await waitForJob(client, job.id, {}, { timeoutMs: RESULT_WAIT_MS });
+            if (final.state === 'completed') {
+              const result = final.result as { exitCode?: unknown; summary?: string } | undefined;
+              if (typeof result?.exitCode === 'number') return result.exitCode;
+              output.error(result?.summary ?? end.reason);
+              return EXIT.failed;
+            }
+            output.error(`error: ${final.failedReason ?? end.reason}`);
+            return EXIT.failed;
+          } finally {
+            clearInterval(heartbeat);
+            process.off('SIGINT', onSigint);
+          }
+        });
+      }),
+    );
 }

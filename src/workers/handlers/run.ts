@@ -1,0 +1,335 @@
+/**
+ * `run`: a one-off command in a Kubernetes Job `{app}-run-{suffix}` built from the app's deployed
+ * revision (charts/app/run-job.ts), its output relayed line by line to the job's Redis stream
+ * (src/jobs/log-stream.ts) for the CLI, which exits with the container's exit code. docs/apps.md,
+ * "run".
+ *
+ * 1. Refuse before anything is created: an app with no deployed revision, an unknown process type,
+ *    an env value that does not open, `tty` (interactive runs come later).
+ * 2. Create or find the Job (job-api.ts: named from the job id, so a retried attempt finds its own),
+ *    record its uid, create its env Secret and start it.
+ * 3. `detach`: done. Otherwise wait for its pod and relay its log (relay.ts) with a cursor that makes
+ *    a resumed attempt repeat no line (log-cursor.ts), until the container ends: the result carries
+ *    `exitCode`. A pod that cannot start (ErrImagePull, CreateContainerConfigError…) fails the job
+ *    and its Job is deleted; a Job past its deadline fails the job and is kept for its TTL.
+ * 4. The relay also ends when the reader cancels (Ctrl-C) or its heartbeat goes stale: the job
+ *    completes and the run goes on in the cluster, unfollowed. A worker shutting down hands the job
+ *    back; the next attempt resumes the relay.
+ */
+import { setTimeout as pause } from 'node:timers/promises';
+import { RUN_CONTAINER, runEnvSecret, runJob } from '../../../charts/index.ts';
+import { PermanentError } from '../../core/errors.ts';
+import { LOG_READER_TIMEOUT_MS } from '../../jobs/log-stream.ts';
+import { type RunPayload, runJobNameFor } from '../../jobs/schemas/run.ts';
+import { sealContext } from '../../jobs/sealing.ts';
+import { kubeStatusOf, mapKubeError } from '../../kube/errors.ts';
+import type { Handler, HandlerContext, HandlerResult } from '../handler.ts';
+import { READER_CHECK_MS, readerPresence } from '../logs/reader.ts';
+import { LogStreamWriter } from '../logs/stream-writer.ts';
+import { RunJobApi } from '../run/job-api.ts';
+import { LineFilter, type RelayCursor, sinceTimeOf, startCursor } from '../run/log-cursor.ts';
+import { RunRelay, readPodLog } from '../run/relay.ts';
+import { RunRecord, type RunRecordState } from '../run/run-record.ts';
+import { type RunState, runState } from '../run/run-state.ts';
+import { runTarget } from '../run/target.ts';
+
+/**
+ * How often the Job and its pod are read while the pod starts: soon at first (most runs start within
+ * a second, and an image pull's own error shows only until the back-off replaces it), then every
+ * POLL_MS.
+ */
+const FIRST_POLL_MS = 100;
+const POLL_MS = 500;
+/**
+ * While following, the pod is read this often; a follow still open two reads after its container
+ * ended is closed (a connection the server never ended), and what it missed is read once.
+ */
+const WATCHDOG_MS = 5_000;
+const WATCHDOG_GRACE = 2;
+
+type Ctx = HandlerContext<RunPayload>;
+
+interface Run {
+  api: RunJobApi;
+  record: RunRecord;
+  name: string;
+  namespace: string;
+  uid: string;
+}
+
+export const runHandler: Handler<RunPayload> = async (ctx) => {
+  const { app, process, command, env, tty, detach } = ctx.payload;
+  const { redis, sealer } = ctx.services;
+  const record = new RunRecord(redis, ctx.job.id);
+  const saved = await record.read();
+  // An attempt that wrote the end and died before the job did: its answer stands.
+  if (saved.end) return saved.end;
+  if (tty)
+    throw new PermanentError(
+      'interactive runs (--tty) are not supported by this worker yet: run the command without --tty',
+    );
+
+  // 1. Everything that can be refused, before the first write.
+  const cluster = await ctx.services.cluster();
+  const { values, revision } = await runTarget(cluster, app, process);
+  const plainEnv: Record<string, string> = {};
+  for (const [key, sealed] of Object.entries(env))
+    plainEnv[key] = sealer.open(sealed, sealContext.runEnv(app, key));
+  const withEnv = Object.keys(plainEnv).length > 0;
+  const name = runJobNameFor(app, ctx.job.id);
+  const namespace = values.namespace;
+  const body = runJob(values, {
+    name,
+    process,
+    command,
+    jobId: ctx.job.id,
+    activeDeadlineSeconds: ctx.payload.timeoutSeconds,
+    ttlSecondsAfterFinished: ctx.payload.ttlSeconds,
+    withEnv,
+    tty,
+  });
+  const api = new RunJobApi(
+    cluster.kube.batch,
+    cluster.kube.core,
+    { namespace, name, jobId: ctx.job.id },
+    ctx.signal,
+  );
+
+  // 2. The Job, created once.
+  let job = await api.read();
+  if (!job) {
+    if (saved.uid)
+      throw new PermanentError(
+        `run ${name}: its Job is gone (deleted after its TTL, or by hand) after it started; ` +
+          'the command is not run twice: start a new run',
+      );
+    job = await api.create(body);
+    await ctx.log(
+      `Job ${namespace}/${name} created from revision ${revision} of ${app} (process ${process})`,
+    );
+  } else if (saved.uid && job.metadata?.uid !== saved.uid) {
+    throw new PermanentError(`run ${name}: its Job was replaced by another of the same name`);
+  }
+  const uid = job.metadata?.uid;
+  if (!uid) throw new PermanentError(`Job ${namespace}/${name} has no uid`);
+  if (!saved.uid) await record.created(uid);
+  if (withEnv) {
+    await api.ensureSecret(runEnvSecret(values, { name, uid }, plainEnv), uid);
+    if (job.spec?.suspend) {
+      await api.unsuspend();
+      await ctx.log(`started it, with ${Object.keys(plainEnv).sort().join(', ')} in its own Secret`);
+    }
+  }
+
+  // 3. Detached: nobody follows.
+  if (detach)
+    return {
+      summary: `started Job ${namespace}/${name}; its output is not relayed (kubectl logs -f job/${name} -n ${namespace})`,
+      jobName: name,
+      namespace,
+      detached: true,
+    };
+  return followRun(ctx, { api, record, name, namespace, uid }, saved);
+};
+
+/** 3–4. Relays the run's output until its container ends, its reader goes, or the job is aborted. */
+async function followRun(ctx: Ctx, run: Run, saved: RunRecordState): Promise<HandlerResult> {
+  const { redis } = ctx.services;
+  const writer = new LogStreamWriter(redis, ctx.job.id);
+  const relay = new RunRelay(writer, run.record);
+  const stop = new AbortController();
+  let stopped: string | undefined;
+  const end = (why: string) => {
+    stopped ??= why;
+    stop.abort();
+  };
+  const onAbort = () => end(ctx.cancelled ? 'stopped by its reader' : 'aborted');
+  if (ctx.signal.aborted) onAbort();
+  else ctx.signal.addEventListener('abort', onAbort, { once: true });
+  const readerAlive = readerPresence(redis, ctx.job.id);
+  let watching = true;
+  let readerTimer: NodeJS.Timeout | undefined;
+  const checkReader = () => {
+    readerAlive().then(
+      (alive) => {
+        if (!alive) end(`the reader went away (no heartbeat for ${LOG_READER_TIMEOUT_MS / 1000} s)`);
+        else if (watching) readerTimer = setTimeout(checkReader, READER_CHECK_MS);
+      },
+      () => {
+        if (watching) readerTimer = setTimeout(checkReader, READER_CHECK_MS);
+      },
+    );
+  };
+  readerTimer = setTimeout(checkReader, READER_CHECK_MS);
+
+  const where = `Job ${run.namespace}/${run.name}`;
+  try {
+    const exited = await relayUntilExit(ctx, run, relay, saved.cursor, stop.signal);
+    if (exited) {
+      const result: HandlerResult = {
+        summary: `${where} exited ${exited.exitCode}`,
+        exitCode: exited.exitCode,
+        jobName: run.name,
+        namespace: run.namespace,
+        lines: exited.cursor?.lines ?? 0,
+      };
+      await writer.add([{ kind: 'end', reason: result.summary! }], run.record.endWrite(result));
+      return result;
+    }
+    if (stopped === 'aborted') {
+      // Shutdown or a lost lock: not the reader's doing; the runner hands the job back or lets go.
+      throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new PermanentError('aborted');
+    }
+    const result: HandlerResult = {
+      summary:
+        `relay ended: ${stopped}; ${where} goes on in the cluster, unfollowed ` +
+        `(kubectl logs -f job/${run.name} -n ${run.namespace})`,
+      jobName: run.name,
+      namespace: run.namespace,
+      running: true,
+    };
+    await writer.add([{ kind: 'end', reason: result.summary! }], run.record.endWrite(result));
+    return result;
+  } finally {
+    watching = false;
+    clearTimeout(readerTimer);
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** A pause that a stop ends early. */
+const sleep = (ms: number, signal: AbortSignal) => pause(ms, undefined, { signal }).catch(() => undefined);
+
+async function readState(run: Run): Promise<RunState> {
+  const job = await run.api.read();
+  if (!job)
+    return {
+      kind: 'failed',
+      reason: 'JobDeleted',
+      message: 'the Job was deleted while the run was followed',
+      cannotStart: false,
+    };
+  return runState(job, await run.api.pods(run.uid));
+}
+
+/** A log read the server refused for now (the container not started yet, or gone with its pod). */
+const logNotThere = (err: unknown) => [400, 404].includes(kubeStatusOf(err)?.code ?? 0);
+
+/**
+ * Waits for the pod, follows its log, and returns the exit once the container ended; undefined when
+ * `stop` ended it first. Throws for a run that cannot give an exit code.
+ */
+async function relayUntilExit(
+  ctx: Ctx,
+  run: Run,
+  relay: RunRelay,
+  resumeAt: RelayCursor | undefined,
+  stop: AbortSignal,
+): Promise<{ exitCode: number; cursor?: RelayCursor } | undefined> {
+  let cursor = resumeAt;
+  let lastDetail = '';
+  let followed = false;
+  let pollMs = FIRST_POLL_MS;
+  for (;;) {
+    if (stop.aborted) return undefined;
+    const state = await readState(run);
+    if (state.kind === 'starting') {
+      if (state.detail !== lastDetail) await ctx.log(state.detail);
+      lastDetail = state.detail;
+      await sleep(pollMs, stop);
+      pollMs = Math.min(pollMs * 2, POLL_MS);
+      continue;
+    }
+    if (state.kind === 'failed') {
+      if (state.cannotStart) {
+        // It would wait for an image or a Secret until its deadline (a day by default), and its TTL
+        // only counts from then: the reason is in the job's failure, the Job goes now.
+        await run.api.delete();
+        await run.record.forgetJob();
+      }
+      throw new PermanentError(
+        `run ${run.name}: ${state.reason}: ${state.message}${state.cannotStart ? ' (the Job was deleted)' : ''}`,
+      );
+    }
+    if (!state.pod || !state.podUid) return { exitCode: state.kind === 'exited' ? state.exitCode : 0 };
+    const filter = new LineFilter(cursor?.pod === state.podUid ? cursor : startCursor(state.podUid));
+    if (state.kind === 'running') {
+      // A follow that ended while the status still says running: the kubelet is about to report the
+      // exit. Read again shortly rather than at once.
+      if (followed) await sleep(POLL_MS, stop);
+      followed = true;
+      await followPod(ctx, run, state.pod, filter, relay, stop);
+      await relay.flushed();
+      cursor = filter.position;
+      continue;
+    }
+    // Exited: whatever the follow did not deliver (or all of it, for a run that ended unfollowed).
+    await readLog(ctx, run, state.pod, filter, relay, false, stop);
+    await relay.flushed();
+    return { exitCode: state.exitCode, cursor: filter.position };
+  }
+}
+
+async function readLog(
+  ctx: Ctx,
+  run: Run,
+  pod: string,
+  filter: LineFilter,
+  relay: RunRelay,
+  follow: boolean,
+  signal: AbortSignal,
+): Promise<void> {
+  const cluster = await ctx.services.cluster();
+  const sinceTime = sinceTimeOf(filter.position);
+  try {
+    await readPodLog({
+      kc: cluster.kube.kc,
+      namespace: run.namespace,
+      pod,
+      container: RUN_CONTAINER,
+      follow,
+      ...(sinceTime ? { sinceTime } : {}),
+      onLines: (lines) => relay.relay(filter, lines),
+      signal,
+    });
+  } catch (err) {
+    if (logNotThere(err)) return;
+    throw mapKubeError(err, `read the log of pod ${run.namespace}/${pod}`);
+  }
+}
+
+/** Follows the pod's log until it ends, `stop`, or the container has ended but the stream has not. */
+async function followPod(
+  ctx: Ctx,
+  run: Run,
+  pod: string,
+  filter: LineFilter,
+  relay: RunRelay,
+  stop: AbortSignal,
+): Promise<void> {
+  const follow = new AbortController();
+  const onStop = () => follow.abort();
+  stop.addEventListener('abort', onStop, { once: true });
+  let notRunning = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const watch = () => {
+    readState(run).then(
+      (state) => {
+        notRunning = state.kind === 'running' ? 0 : notRunning + 1;
+        if (notRunning >= WATCHDOG_GRACE) follow.abort();
+        else if (!follow.signal.aborted) timer = setTimeout(watch, WATCHDOG_MS);
+      },
+      () => {
+        if (!follow.signal.aborted) timer = setTimeout(watch, WATCHDOG_MS);
+      },
+    );
+  };
+  timer = setTimeout(watch, WATCHDOG_MS);
+  try {
+    await readLog(ctx, run, pod, filter, relay, true, follow.signal);
+  } finally {
+    follow.abort();
+    clearTimeout(timer);
+    stop.removeEventListener('abort', onStop);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * What a `run` job remembers across attempts, in its own BullMQ hash (so it expires with the job):
+ * - `lsRun`: the uid of the Job it created, written right after the create. A later attempt that
+ *   finds no Job although this is set knows the command already ran (or runs no more): it never
+ *   creates the Job again, which would run a migration twice.
+ * - `lsRunLog`: the relay cursor (log-cursor.ts), written in the same transaction as the lines it
+ *   covers (stream-writer.ts), so the stream and the cursor never disagree.
+ * - `lsRunEnd`: the result, written with the stream's `end` entry: a duplicate delivery answers from
+ *   it without reading the cluster.
+ */
+import type { ChainableCommander, Redis } from 'ioredis';
+import { JOB_FIELDS, keys } from '../../jobs/keys.ts';
+import type { HandlerResult } from '../handler.ts';
+import type { RelayCursor } from './log-cursor.ts';
+
+export interface RunRecordState {
+  uid?: string;
+  cursor?: RelayCursor;
+  end?: HandlerResult;
+}
+
+function parse<T>(raw: string | null | undefined): T | undefined {
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export class RunRecord {
+  private readonly key: string;
+
+  constructor(
+    private readonly redis: Redis,
+    jobId: string,
+  ) {
+    this.key = keys.job(jobId);
+  }
+
+  async read(): Promise<RunRecordState> {
+    const [uid, cursor, end] = await this.redis.hmget(
+      this.key,
+      JOB_FIELDS.runJob,
+      JOB_FIELDS.runRelay,
+      JOB_FIELDS.runEnd,
+    );
+    const state: RunRecordState = {};
+    if (uid) state.uid = uid;
+    const c = parse<RelayCursor>(cursor);
+    if (c) state.cursor = c;
+    const e = parse<HandlerResult>(end);
+    if (e) state.end = e;
+    return state;
+  }
+
+  async created(uid: string): Promise<void> {
+    await this.redis.hset(this.key, JOB_FIELDS.runJob, uid);
+  }
+
+  /** The Job was deleted before its command ran (its pod could not start): a retry may create it again. */
+  async forgetJob(): Promise<void> {
+    await this.redis.hdel(this.key, JOB_FIELDS.runJob, JOB_FIELDS.runRelay);
+  }
+
+  /** Adds the cursor's write to a transaction that also writes the lines it covers. */
+  cursorWrite(cursor: RelayCursor): (multi: ChainableCommander) => void {
+    return (multi) => multi.hset(this.key, JOB_FIELDS.runRelay, JSON.stringify(cursor));
+  }
+
+  endWrite(result: HandlerResult): (multi: ChainableCommander) => void {
+    return (multi) => multi.hset(this.key, JOB_FIELDS.runEnd, JSON.stringify(result));
+  }
+}
