@@ -163,6 +163,14 @@ describe('a fleet credential rotation while an app job writes its pull secret', 
       latencyMs: 4_000,
       limit: 1,
     });
+    // The rotation writes the Secret with a conditional replace (update), the job with an apply (patch).
+    fleet.sim.faults.add({
+      verb: 'update',
+      resource: '/secrets',
+      namespace: 'default',
+      name: 'pull-secret-alpha',
+      latencyMs: 6_000,
+    });
     fleet.sim.faults.add({
       verb: 'patch',
       resource: '/secrets',
@@ -175,7 +183,7 @@ describe('a fleet credential rotation while an app job writes its pull secret', 
     const rotation = rotate('pass-3');
     await matched(1, 1, "the rotation's pull-secret-alpha write held");
     // The job goes on meanwhile and writes the credential it read, while the rotation's is held.
-    await matched(1, 2, "the job's pull-secret-alpha write, while the rotation's is still held");
+    await matched(2, 1, "the job's pull-secret-alpha write, while the rotation's is still held");
     const rotated = await rotation;
     expect(rotated.code, rotated.stderr).toBe(0);
     fleet.sim.faults.clear();

@@ -41,6 +41,15 @@ export interface FleetRead {
   generation: number;
 }
 
+/**
+ * Whether a `pull-secret-{app}` revision (its values) holds the fleet's credential for `host`:
+ * written from the store (`source: global`) for that registry. The rotation and the logout of a
+ * host find their pull secrets by this, and a deploy whose image left that registry drops it.
+ */
+export function isFleetPullSecret(values: Record<string, unknown>, host: string): boolean {
+  return values.source === 'global' && normalizeRegistryServer(String(values.server)) === host;
+}
+
 /** `pull-secret-{app}` holding the fleet's credential; its values say so (`source: global`). */
 export function globalPullSecretPlan(
   app: string,
@@ -126,7 +135,7 @@ async function removeFleetCredential(
   const deployed = cluster.history.deployed(release);
   if (!deployed) return;
   const { values } = await cluster.history.read(release, deployed.revision);
-  if (values.source !== 'global' || normalizeRegistryServer(String(values.server)) !== host) return;
+  if (!isFleetPullSecret(values, host)) return;
   const r = await cluster.engine.uninstall({ release, holder: ctx.idempotencyKey, signal: ctx.signal });
   if (r.existed)
     await ctx.log(
