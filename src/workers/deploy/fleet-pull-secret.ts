@@ -14,8 +14,14 @@
  * later writes the same credential over this one; moved, the job writes the current credential
  * again (or, after a logout, uninstalls what it wrote), until the generation holds still. The
  * pipeline checks once right after the pull-secret step and once after saving the spec: a rotation
- * finds its users by their saved specs, so one that started before this job saved its spec (a
- * first deploy, an image moved to this registry) may have left the app out.
+ * finds its users by their deployed pull secrets as its worker's cache has them (and an app's
+ * first one by its saved spec, not while a job of the app rolls out), so one that looked before
+ * this job's revision reached that cache, or during this job's rollout, left the app out.
+ *
+ * Both write the newest credential in the end, so the order of their writes does not matter
+ * here. A job that takes the app off the fleet credential (a credential of its own, an image
+ * moved to another registry) writes something else: there the rotation's write is the one that
+ * must not land last, and it writes only over what it checked (registry/rotation-targets.ts).
  */
 import { pullSecretChart } from '../../../charts/index.ts';
 import { normalizeRegistryServer } from '../../apps/registry-host.ts';

@@ -5,7 +5,7 @@
  *   validate and render everything → namespace → `config-{app}` → `pull-secret-{app}` (installed,
  *   kept or uninstalled; an app without its own credential gets the fleet's for its image's
  *   registry, `registry:login --global`, and catches up with a rotation that ran meanwhile,
- *   fleet-pull-secret.ts) → storage claims present and bound → app release (rollout awaited,
+ *   fleet-pull-secret.ts; a fleet one of a registry the image left is uninstalled) → storage claims present and bound → app release (rollout awaited,
  *   progress streamed; leaked imagePullSecrets are removed by the same apply, see
  *   src/releases/pull-secret-leaks.ts; its values also record the spec and the config revision,
  *   src/apps/revision-record.ts) → save the spec in the app record.
@@ -222,8 +222,8 @@ export async function runAppPipeline(
   }
 
   await apps.saveSpec(app, spec);
-  // A rotation lists its users by their saved specs: one that started before this save (a first
-  // deploy, an image moved to this registry) left this app out, so look once more.
+  // A rotation that looked at this app before its pull-secret revision reached that worker's cache,
+  // or while this job rolled out (a first pull secret), left it out: look once more.
   if (followed) await followFleetCredential(ctx, cluster, { app, namespace }, followed);
   return {
     summary: `${change.what}${revision !== undefined ? ` (${app} revision ${revision})` : ''}`,
