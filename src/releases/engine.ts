@@ -12,6 +12,9 @@
  * - Otherwise a new `pending-*` revision, apply, delete, wait, then `deployed`.
  * - A `pending-*` last revision is never a lock: the same job (holder) continues it, any other
  *   marks it failed ("interrupted") and proceeds.
+ * - An upgrade `onlyOver` a given revision (a writer outside the release's lane) is a
+ *   compare-and-swap instead: it never interrupts another holder, checks the live objects on the
+ *   API server, and writes each conditionally (ReleaseChangedError otherwise; checkOnlyOver).
  * - History never stores a Secret's values in clear: digests take their place (secret-values.ts),
  *   with the values sealed beside them when the engine has a seal key (sealed-values.ts). What is
  *   applied and compared with live objects is the rendered object; what is stored, and what the
