@@ -12,6 +12,9 @@
  * - Otherwise a new `pending-*` revision, apply, delete, wait, then `deployed`.
  * - A `pending-*` last revision is never a lock: the same job (holder) continues it, any other
  *   marks it failed ("interrupted") and proceeds.
+ * - An upgrade `onlyOver` a given revision (a writer outside the release's lane) is a
+ *   compare-and-swap instead: it never interrupts another holder, checks the live objects on the
+ *   API server, and writes each conditionally (ReleaseChangedError otherwise; checkOnlyOver).
  * - History never stores a Secret's values in clear: digests take their place (secret-values.ts),
  *   with the values sealed beside them when the engine has a seal key (sealed-values.ts). What is
  *   applied and compared with live objects is the rendered object; what is stored, and what the
@@ -20,10 +23,11 @@
  *   the rollback refuses when it is not there any more.
  */
 import type * as k8s from '@kubernetes/client-node';
-import { InvalidInputError, PermanentError, TransientError } from '../core/errors.ts';
+import { InvalidInputError, NotFoundError, PermanentError, TransientError } from '../core/errors.ts';
 import type { ReleaseHistory } from '../storage/release-history.ts';
 import {
   type ObjectRef,
+  PENDING_STATUSES,
   type ReleaseContent,
   type ReleaseObject,
   type ReleaseStatus,
@@ -33,7 +37,9 @@ import {
 import { sortForApply, sortForDelete } from './apply-order.ts';
 import { contentDigest, objectDigest } from './canonical.ts';
 import { waitUntilDeleted } from './deletion-wait.ts';
+import { findDrift } from './drift.ts';
 import {
+  ReleaseChangedError,
   ReleaseFailedError,
   ReleaseInterruptedError,
   ReleaseNotFoundError,
@@ -45,7 +51,7 @@ import { decideRecovery, possiblyLive, rollbackDescription } from './plan.ts';
 import { type Emit, progressEmitter } from './progress.ts';
 import { hasPodTemplate } from './pull-secret-leaks.ts';
 import { type RedactionReport, redactHistory } from './redact-history.ts';
-import type { ReleaseCluster } from './release-cluster.ts';
+import type { ReleaseCluster, WriteCondition } from './release-cluster.ts';
 import {
   type Desired,
   type EngineParts,
@@ -138,6 +144,10 @@ interface DeployParams {
   emit: Emit;
   signal?: AbortSignal;
   onInterrupt?: (err: unknown) => InterruptDecision;
+  /** UpgradeInput.onlyOver. */
+  onlyOver?: number | null;
+  /** The conditions its check found for each write (set by deploy, from onlyOver). */
+  conditions?: ReadonlyMap<string, WriteCondition>;
 }
 
 export class ReleaseEngine {
@@ -195,6 +205,7 @@ export class ReleaseEngine {
       emit,
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.onInterrupt ? { onInterrupt: input.onInterrupt } : {}),
+      ...(input.onlyOver !== undefined ? { onlyOver: input.onlyOver } : {}),
     };
     return this.deploy(params);
   }
@@ -415,9 +426,14 @@ export class ReleaseEngine {
     await this.cluster.stop();
   }
 
-  private async deploy(p: DeployParams): Promise<UpgradeResult> {
-    throwIfAborted(p.signal);
-    p.emit('plan', `planning ${p.release}`, { percent: 5 });
+  private async deploy(params: DeployParams): Promise<UpgradeResult> {
+    throwIfAborted(params.signal);
+    params.emit('plan', `planning ${params.release}`, { percent: 5 });
+    // Checked first: an upgrade that writes only over a given revision never interrupts another's.
+    const p =
+      params.onlyOver !== undefined
+        ? { ...params, conditions: await this.checkOnlyOver(params, params.onlyOver) }
+        : params;
     const { continued, recovered } = await this.recover(p);
     const deployed = this.store.deployed(p.release);
     const last = this.store.last(p.release);
@@ -442,6 +458,72 @@ export class ReleaseEngine {
     const info = await this.createRevision(p, revision, deployed);
     p.emit('revision', `revision ${revision} ${info.status}`, { percent: 10, revision });
     return this.runRevision(p, info, deployed, recovered);
+  }
+
+  /**
+   * Before anything is written, the check of an upgrade that writes only over revision `over`
+   * (`null`: over no history), UpgradeInput.onlyOver: the revisions after `over` are at most this
+   * holder's own pending one with this content (its retry continues it), and each object to write,
+   * read from the API server, holds what `over` (or that pending revision) applied — Secret values
+   * by digest, other fields as drift sees them — or is absent where neither had it. Returns each
+   * write's condition: the resourceVersion it was checked at, or `absent`.
+   */
+  private async checkOnlyOver(p: DeployParams, over: number | null): Promise<Map<string, WriteCondition>> {
+    const changed = (reason: string) => new ReleaseChangedError(p.release, reason);
+    const history = this.store.history(p.release);
+    const last = history.at(-1);
+    const deployed = this.store.deployed(p.release);
+    const since = over === null ? 'there was no history' : `revision ${over} was deployed`;
+    if (over !== null && deployed?.revision !== over)
+      throw changed(`revision ${deployed?.revision ?? '(none)'} is deployed now, not ${over}`);
+    const continuing =
+      last !== undefined &&
+      last.revision !== over &&
+      PENDING_STATUSES.includes(last.status) &&
+      last.holder === p.holder &&
+      last.digest === p.digest;
+    const other = history.find((r) => (over === null || r.revision > over) && !(continuing && r === last));
+    if (other)
+      throw changed(
+        `revision ${other.revision} (${other.status}${other.holder !== p.holder ? ', another job' : ''}) came after ${since}`,
+      );
+    const readObjects = async (revision: number | null | undefined) =>
+      revision === null || revision === undefined ? [] : (await this.store.read(p.release, revision)).objects;
+    const wrote = [await readObjects(over), await readObjects(continuing ? last.revision : undefined)];
+    const dropped = wrote[0]!.filter((o) => !p.desired.some((d) => d.key === keyOf(refOf(o))));
+    if (dropped.length > 0) {
+      throw new InvalidInputError(
+        [
+          {
+            path: 'objects',
+            message: `an upgrade only over revision ${over} writes that revision's objects; it would drop ${dropped.map((o) => describeRef(refOf(o))).join(', ')}`,
+          },
+        ],
+        'release objects',
+      );
+    }
+    const conditions = new Map<string, WriteCondition>();
+    for (const d of p.desired) {
+      const live = await this.cluster.fromServer(d.ref, p.signal);
+      const before = wrote.map((objects) => objects.find((o) => keyOf(refOf(o)) === d.key));
+      if (!live) {
+        if (before[0]) throw changed(`${describeRef(d.ref)} was deleted after ${since}`);
+        conditions.set(d.key, 'absent');
+        continue;
+      }
+      const version = live.metadata?.resourceVersion;
+      if (!version || !before.some((stored) => stored !== undefined && this.holds(stored, live)))
+        throw changed(`${describeRef(d.ref)} was written by someone else after ${since}`);
+      conditions.set(d.key, { resourceVersion: version });
+    }
+    return conditions;
+  }
+
+  /** Whether a live object holds what a stored one applied (a Secret's values compared by digest). */
+  private holds(stored: ReleaseObject, live: k8s.KubernetesObject): boolean {
+    if (!isRedacted(stored)) return findDrift(stored, live) === undefined;
+    const values = valuesFromLive(stored, live, this.digester);
+    return values.lost.length === 0 && findDrift(withValues(stored, values.data), live) === undefined;
   }
 
   /**
@@ -545,6 +627,15 @@ export class ReleaseEngine {
         deleted: work.drop,
       };
     } catch (err) {
+      if (err instanceof ReleaseChangedError) {
+        // A conditional write found its object changed: nothing of this revision landed. Another
+        // job's uninstall may have deleted the history meanwhile: then there is nothing to mark.
+        p.emit('failed', `revision ${info.revision} failed: ${err.reason}`, { revision: info.revision });
+        await this.store.setStatus(p.release, info.revision, 'failed', err.message).catch((e: unknown) => {
+          if (!(e instanceof NotFoundError)) throw e;
+        });
+        throw err;
+      }
       if (err instanceof ReleaseFailedError) {
         p.emit('failed', `revision ${info.revision} failed: ${err.reason}`, { revision: info.revision });
         await this.store.setStatus(p.release, info.revision, 'failed', err.reason);
@@ -614,6 +705,13 @@ export class ReleaseEngine {
       for (;;) {
         const found = this.store.history(p.release).find((r) => r.revision === revision);
         if (found?.holder === p.holder && found.digest === p.digest) return found;
+        // Another job made that revision after the check of an upgrade only over an earlier one.
+        if (found && p.onlyOver !== undefined)
+          throw new ReleaseChangedError(
+            p.release,
+            `revision ${revision} was made by another job after the check`,
+            { cause: err },
+          );
         // Another worker wrote it and this worker's history cache is behind: once the cache has
         // caught up, the job's retry plans from the right revision.
         if (found || Date.now() > deadline) {
@@ -711,6 +809,7 @@ function runOptions(p: DeployParams, revision: number) {
     wait: p.wait,
     emit: p.emit,
     ...(p.signal ? { signal: p.signal } : {}),
+    ...(p.conditions ? { conditions: p.conditions } : {}),
   };
 }
 

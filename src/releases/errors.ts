@@ -111,6 +111,25 @@ export class ReleaseInterruptedError extends ReleaseFailedError {
   }
 }
 
+/**
+ * An upgrade that was to write only over a given revision (UpgradeInput.onlyOver) found the
+ * release changed since: another holder's revision after it, a live object that no longer holds
+ * what it applied, or a write or delete of an object between the check and the write. Nothing of
+ * the upgrade landed (its revision, when it made one, is marked failed): whoever changed the
+ * release wrote last.
+ */
+export class ReleaseChangedError extends LongshoreError {
+  readonly code = 'RELEASE_CHANGED';
+  constructor(
+    readonly release: string,
+    /** What changed (`revision 4 (pending-upgrade) of another job follows revision 3`). */
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`release ${release} changed while it was to be written: ${reason}`, options);
+  }
+}
+
 /** A rollback named a release that has no history. */
 export class ReleaseNotFoundError extends LongshoreError {
   readonly code = 'RELEASE_NOT_FOUND';

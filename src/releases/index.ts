@@ -5,6 +5,7 @@ export { findDrift } from './drift.ts';
 export { ReleaseEngine, type ReleaseEngineOptions } from './engine.ts';
 export {
   ApplyFailedError,
+  ReleaseChangedError,
   ReleaseFailedError,
   ReleaseInterruptedError,
   ReleaseNotFoundError,

@@ -6,18 +6,19 @@
  * its Retry-After, timeouts); permanent ones surface with the server's message.
  */
 import * as k8s from '@kubernetes/client-node';
-import { isNotFound } from '../kube/errors.ts';
+import { isAlreadyExists, isConflict, isNotFound } from '../kube/errors.ts';
 import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
 import type { ObjectRef, ReleaseObject } from '../storage/types.ts';
+import { ReleaseChangedError } from './errors.ts';
 import type { LiveObjects } from './live-objects.ts';
-import { describeRef, refOf } from './objects.ts';
+import { describeRef, RELEASE_LABEL, refOf } from './objects.ts';
 import {
   findPullSecretLeak,
   hasPodTemplate,
   type PullSecretLeak,
   transferLeakOwnership,
 } from './pull-secret-leaks.ts';
-import type { DeletePropagation } from './release-cluster.ts';
+import type { DeletePropagation, WriteCondition } from './release-cluster.ts';
 
 export class ObjectWriter {
   constructor(
@@ -36,7 +37,9 @@ export class ObjectWriter {
     object: ReleaseObject,
     signal?: AbortSignal,
     onLeak?: (leak: PullSecretLeak) => void,
+    condition?: WriteCondition,
   ): Promise<k8s.KubernetesObject> {
+    if (condition) return this.writeIf(object, condition, signal);
     const ref = refOf(object);
     const leak = await this.releaseLeakedPullSecrets(object, signal);
     if (leak) onLeak?.(leak);
@@ -56,6 +59,48 @@ export class ObjectWriter {
     );
     await this.live.wrote(ref, applied);
     return applied;
+  }
+
+  /**
+   * A write that must not land over anyone else's (WriteCondition): a replace carrying the
+   * resourceVersion the caller checked, or a create. A conflict, a deletion meanwhile or an object
+   * that exists already is not retried: ReleaseChangedError. (Only for objects without a pod
+   * template: leaked pull secrets are not looked for.)
+   */
+  private async writeIf(
+    object: ReleaseObject,
+    condition: WriteCondition,
+    signal?: AbortSignal,
+  ): Promise<k8s.KubernetesObject> {
+    const ref = refOf(object);
+    const body = structuredClone(object);
+    if (condition !== 'absent') body.metadata.resourceVersion = condition.resourceVersion;
+    const outcome = await withKubeRetry(
+      `${condition === 'absent' ? 'create' : 'replace'} ${describeRef(ref)}`,
+      async () => {
+        try {
+          const written =
+            condition === 'absent'
+              ? await this.objects.create(body, undefined, undefined, this.fieldManager)
+              : await this.objects.replace(body, undefined, undefined, this.fieldManager);
+          return { written };
+        } catch (err) {
+          if (condition === 'absent' && isAlreadyExists(err)) return { changed: 'it exists now' };
+          if (condition !== 'absent' && isNotFound(err)) return { changed: 'it was deleted' };
+          if (condition !== 'absent' && isConflict(err))
+            return { changed: `it was written since resourceVersion ${condition.resourceVersion}` };
+          throw err;
+        }
+      },
+      { ...this.retry, ...(signal ? { signal } : {}) },
+    );
+    if ('changed' in outcome)
+      throw new ReleaseChangedError(
+        object.metadata.labels?.[RELEASE_LABEL] ?? ref.name,
+        `${describeRef(ref)}: ${outcome.changed}`,
+      );
+    await this.live.wrote(ref, outcome.written);
+    return outcome.written;
   }
 
   /**

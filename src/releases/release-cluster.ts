@@ -31,13 +31,26 @@ export interface LiveReader {
  */
 export type DeletePropagation = 'Background' | 'Foreground';
 
+/**
+ * A write that must not land over anyone else's (UpgradeInput.onlyOver): `{ resourceVersion }` —
+ * only while the API server still has the object at that version, so a write or a delete by
+ * anyone else since fails it (a replace with that resourceVersion, not an apply: an apply would
+ * create a deleted object again); `'absent'` — only while there is no such object (a create).
+ */
+export type WriteCondition = { resourceVersion: string } | 'absent';
+
 /** Writes to release objects (ObjectWriter: server-side apply, Background deletes unless asked). */
 export interface ObjectWrites {
-  /** Applies the object (as the only owner of what it sets); `onLeak`: see pull-secret-leaks.ts. */
+  /**
+   * Applies the object (as the only owner of what it sets); `onLeak`: see pull-secret-leaks.ts.
+   * With `condition`, writes it only under that condition (WriteCondition), else throws
+   * ReleaseChangedError.
+   */
   apply(
     object: ReleaseObject,
     signal?: AbortSignal,
     onLeak?: (leak: PullSecretLeak) => void,
+    condition?: WriteCondition,
   ): Promise<k8s.KubernetesObject>;
   /** Deletes the object (Background unless `propagation` says otherwise); false when it was already gone. */
   delete(ref: ObjectRef, signal?: AbortSignal, propagation?: DeletePropagation): Promise<boolean>;

@@ -8,12 +8,12 @@ import type { ReleaseHistory } from '../storage/release-history.ts';
 import type { ObjectRef, ReleaseObject, RevisionInfo } from '../storage/types.ts';
 import { sortForDelete } from './apply-order.ts';
 import { findDrift } from './drift.ts';
-import { ApplyFailedError, RolloutFailedError, RolloutTimeoutError } from './errors.ts';
+import { ApplyFailedError, ReleaseChangedError, RolloutFailedError, RolloutTimeoutError } from './errors.ts';
 import { describeRef, RELEASE_LABEL } from './objects.ts';
 import { type DesiredObject, planObjects, possiblyLive } from './plan.ts';
 import type { Emit } from './progress.ts';
 import { describeLeak, findPullSecretLeak } from './pull-secret-leaks.ts';
-import type { LiveReader, ObjectWrites } from './release-cluster.ts';
+import type { LiveReader, ObjectWrites, WriteCondition } from './release-cluster.ts';
 import { type WaitTarget, waitForTargets } from './waiter.ts';
 
 export interface Desired extends DesiredObject {
@@ -79,6 +79,8 @@ export interface RunOptions {
   wait: ResolvedWait | false;
   emit: Emit;
   signal?: AbortSignal;
+  /** Conditions on the writes of some objects, by key (UpgradeInput.onlyOver). */
+  conditions?: ReadonlyMap<string, WriteCondition>;
 }
 
 /**
@@ -100,11 +102,15 @@ export async function executeWork(parts: EngineParts, work: Work, options: RunOp
       total,
     });
     try {
-      await parts.writer.apply(item.object, signal, (leak) =>
-        emit('pull-secrets', `${describeRef(item.ref)}: removing leaked ${describeLeak(leak)}`, {
-          revision,
-          object: item.ref,
-        }),
+      await parts.writer.apply(
+        item.object,
+        signal,
+        (leak) =>
+          emit('pull-secrets', `${describeRef(item.ref)}: removing leaked ${describeLeak(leak)}`, {
+            revision,
+            object: item.ref,
+          }),
+        options.conditions?.get(item.key),
       );
     } catch (err) {
       throw permanentOr(
@@ -199,7 +205,12 @@ async function waitForWork(
   }
 }
 
-/** Marks the revision deployed, older deployed ones superseded, then trims history. */
+/**
+ * Marks the revision deployed, older deployed ones superseded, then trims history. A newer
+ * deployed revision is left deployed (the newest counts): two writers of a release that do not
+ * share a lane (the fleet's rotation and an app's job on `pull-secret-{app}`) may finish in
+ * either order, and the one that made the newer revision is the one whose objects are live.
+ */
 export async function finishRevision(
   parts: EngineParts,
   release: string,
@@ -212,7 +223,7 @@ export async function finishRevision(
   // newest counts, and the next finish supersedes the other), never none.
   const info = await parts.history.setStatus(release, revision, 'deployed', description);
   for (const older of parts.history.history(release)) {
-    if (older.revision !== revision && older.status === 'deployed') {
+    if (older.revision < revision && older.status === 'deployed') {
       await parts.history.setStatus(release, older.revision, 'superseded', older.description);
     }
   }
@@ -220,9 +231,12 @@ export async function finishRevision(
   return info;
 }
 
-/** Transient errors and aborts go through unchanged (the job retries, continuing the revision). */
+/**
+ * Transient errors and aborts go through unchanged (the job retries, continuing the revision), and
+ * so does a conditional write that found the object changed (the caller decides).
+ */
 function permanentOr(err: unknown, make: (reason: string) => Error): unknown {
-  if (err instanceof TransientError) return err;
+  if (err instanceof TransientError || err instanceof ReleaseChangedError) return err;
   if (err instanceof Error && err.name === 'AbortError') return err;
   const reason = err instanceof Error ? err.message : String(err);
   return make(reason);

@@ -49,6 +49,20 @@ export interface UpgradeInput extends OperationOptions {
    * release records the spec that produced it this way (src/apps/revision-record.ts).
    */
   recordOnlyKeys?: readonly string[];
+  /**
+   * Write only over this revision of the release (`null`: only while it has no history), as a
+   * compare-and-swap: for a writer outside the release's lane, which must not overwrite what the
+   * release's own jobs write meanwhile (the fleet's rotation writing `pull-secret-{app}`,
+   * docs/apps.md "A rotation and the app's own jobs"). Before anything is written: no revision may
+   * follow it but this holder's own pending one with this content (continued, never another's
+   * interrupted), and every object to write must hold, as the API server has it now (not the
+   * cache), what that revision applied — Secret values by digest — or be absent where it had none.
+   * Each write is then conditional on what was checked (the resourceVersion, or absence), and the
+   * revision is created only if no other job took its number. Otherwise ReleaseChangedError: no
+   * write of this upgrade landed (a revision it made is marked failed). The content must keep the
+   * revision's objects (nothing dropped).
+   */
+  onlyOver?: number | null;
 }
 
 export interface RollbackInput extends OperationOptions {

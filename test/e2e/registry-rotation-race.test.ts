@@ -9,12 +9,21 @@
  *    the rotation's revision ends deployed while the live Secret holds the job's value, so history
  *    and the cluster disagree (a later job finds the value "changed by hand");
  * C. a first deploy writes the old credential, then is held in its rollout while the rotation runs,
- *    which does not list the app yet (its spec is saved last).
+ *    which does not list the app by its spec yet (its spec is saved last);
  *
- * Each time the end state holds the new credential, history's digest matches the live Secret, and
- * a later deploy finds nothing to repair.
+ * each time the end state holds the new credential, history's digest matches the live Secret, and
+ * a later deploy finds nothing to repair. And, with the rotation's own write of an app's Secret
+ * held in flight while a job of the app takes it off the fleet credential:
+ *
+ * D. `registry:login --app` gives the app a credential of its own for the same registry;
+ * E. a deploy moves the app's image to another registry, with a credential of its own for it, or
+ *    with none (the fleet pull secret of the old registry is then uninstalled);
+ *
+ * each time the app's job wins: the rotation's held write does not land over it, the app ends
+ * with what its job wrote, and a later deploy finds nothing lost.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
 import { Sealer } from '../../src/jobs/sealing.ts';
 import { ValueDigester } from '../../src/releases/secret-values.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
@@ -49,12 +58,23 @@ function rotate(password: string) {
   });
 }
 
-async function livePassword(app: string): Promise<string | undefined> {
-  const secret = await fleet.core.readNamespacedSecret({ name: `pull-secret-${app}`, namespace: 'default' });
+/** The credentials in the live `pull-secret-{app}` by registry (undefined when the Secret is absent). */
+async function liveAuths(app: string): Promise<Record<string, { password: string }> | undefined> {
+  const secret = await fleet.core
+    .readNamespacedSecret({ name: `pull-secret-${app}`, namespace: 'default' })
+    .catch((err: { code?: number }) => {
+      if (err.code === 404) return undefined;
+      throw err;
+    });
+  if (!secret) return undefined;
   const config = JSON.parse(Buffer.from(secret.data?.[DOCKER_CONFIG] ?? '', 'base64').toString()) as {
     auths: Record<string, { password: string }>;
   };
-  return config.auths[SERVER]?.password;
+  return config.auths;
+}
+
+async function livePassword(app: string, server = SERVER): Promise<string | undefined> {
+  return (await liveAuths(app))?.[server]?.password;
 }
 
 /** Whether the deployed revision's digest of the docker config is the live Secret's value. */
@@ -143,6 +163,14 @@ describe('a fleet credential rotation while an app job writes its pull secret', 
       latencyMs: 4_000,
       limit: 1,
     });
+    // The rotation writes the Secret with a conditional replace (update), the job with an apply (patch).
+    fleet.sim.faults.add({
+      verb: 'update',
+      resource: '/secrets',
+      namespace: 'default',
+      name: 'pull-secret-alpha',
+      latencyMs: 6_000,
+    });
     fleet.sim.faults.add({
       verb: 'patch',
       resource: '/secrets',
@@ -155,7 +183,7 @@ describe('a fleet credential rotation while an app job writes its pull secret', 
     const rotation = rotate('pass-3');
     await matched(1, 1, "the rotation's pull-secret-alpha write held");
     // The job goes on meanwhile and writes the credential it read, while the rotation's is held.
-    await matched(1, 2, "the job's pull-secret-alpha write, while the rotation's is still held");
+    await matched(2, 1, "the job's pull-secret-alpha write, while the rotation's is still held");
     const rotated = await rotation;
     expect(rotated.code, rotated.stderr).toBe(0);
     fleet.sim.faults.clear();
@@ -178,12 +206,163 @@ describe('a fleet credential rotation while an app job writes its pull secret', 
     expect(await livePassword('beta')).toBe('pass-3');
     const rotation = await rotate('pass-4');
     expect(rotation.code, rotation.stderr).toBe(0);
-    // Only alpha has a saved spec yet.
-    expect(rotation.stdout).toMatch(/1 app\(s\) pull from it/);
+    // Only alpha has a saved spec yet; beta is reached through its deployed pull secret.
+    expect(rotation.stdout).toMatch(/2 app\(s\) pull from it/);
     const done = await deploy;
     fleet.sim.faults.clear();
     expect(done.code, done.stderr).toBe(0);
     await expectCurrent('beta', 'pass-4');
     expect(await livePassword('alpha')).toBe('pass-4');
+  });
+});
+
+/** Writes to `pull-secret-{app}` that the simulator is serving right now (held by a latency fault). */
+function writesInFlight(app: string) {
+  return fleet.sim.requests
+    .inFlight({ resource: '/secrets', namespace: 'default', name: `pull-secret-${app}` })
+    .filter((r) => WRITE_VERBS.includes(r.verb));
+}
+
+/** Writes to `pull-secret-{app}` the simulator has served since the request log had `from` entries. */
+function writesServed(app: string, from: number) {
+  return fleet.sim.requests
+    .entries()
+    .slice(from)
+    .filter(
+      (r) =>
+        WRITE_VERBS.includes(r.verb) &&
+        r.resource === '/secrets' &&
+        r.namespace === 'default' &&
+        r.name === `pull-secret-${app}`,
+    );
+}
+
+/**
+ * Starts a rotation whose write of `pull-secret-{app}` is held in flight for 10 s, then runs
+ * `job` (a job of the app that takes it off the fleet credential) while it is held: the job's own
+ * pull-secret write is served first. Returns both outcomes once both ended.
+ */
+async function rotationHeldWhile(app: string, password: string, job: () => ReturnType<DeployFleet['cli']>) {
+  for (const verb of WRITE_VERBS)
+    fleet.sim.faults.add({
+      verb,
+      resource: '/secrets',
+      namespace: 'default',
+      name: `pull-secret-${app}`,
+      latencyMs: 10_000,
+      limit: 1,
+    });
+  const rotation = rotate(password);
+  await until(
+    () => writesInFlight(app).length === 1 || undefined,
+    `the rotation's pull-secret-${app} write held`,
+    {
+      timeoutMs: 60_000,
+      intervalMs: 20,
+    },
+  );
+  // What is already delayed stays delayed; the job's writes are not.
+  fleet.sim.faults.clear();
+  const from = fleet.sim.requests.entries().length;
+  const running = job();
+  await until(
+    () => writesServed(app, from).length > 0 || undefined,
+    `the job's own write of pull-secret-${app}`,
+    { timeoutMs: 60_000, intervalMs: 20 },
+  );
+  // The interleaving this test is about: the job's write was served while the rotation's is held.
+  expect(writesInFlight(app).length, "the rotation's write still held when the job's was served").toBe(1);
+  const [rotated, done] = await Promise.all([rotation, running]);
+  expect(rotated.code, rotated.stderr).toBe(0);
+  expect(done.code, done.stderr).toBe(0);
+  return { rotated, done };
+}
+
+async function podPullSecrets(app: string): Promise<unknown> {
+  const d = await fleet.apps.readNamespacedDeployment({ name: `${app}-web`, namespace: 'default' });
+  return d.spec?.template.spec?.imagePullSecrets;
+}
+
+/** A later deploy of the app at `image` builds on what is live: nothing lost, nothing repaired. */
+async function laterDeployFindsNothingLost(app: string, image: string): Promise<void> {
+  const later = await fleet.ok(deployArgs(app, image));
+  expect(later).not.toMatch(/cannot restore the registry credentials|changed in Secret/);
+  expect(later).toMatch(new RegExp(`pull-secret-${app}: unchanged`));
+}
+
+const OTHER = 'registry2.example.com';
+const PLAIN = 'plain.example.com';
+
+describe('a fleet credential rotation while an app job takes the app off it', () => {
+  beforeAll(async () => {
+    const first = await rotate('pass-10');
+    expect(first.code, first.stderr).toBe(0);
+    for (const app of ['gamma', 'delta', 'eps']) {
+      await fleet.ok(deployArgs(app, `${SERVER}/team/${app}:1`));
+      expect(await livePassword(app)).toBe('pass-10');
+    }
+  });
+
+  it("D: registry:login --app during the rotation: the app's own credential stays live", async () => {
+    const { rotated } = await rotationHeldWhile('gamma', 'pass-11', () =>
+      fleet.cli(['registry:login', SERVER, 'gamma-user', '--password-stdin', '--app', 'gamma', '--wait'], {
+        stdin: 'gamma-own\n',
+        timeoutMs: 120_000,
+      }),
+    );
+    expect(await livePassword('gamma')).toBe('gamma-own');
+    expect(rotated.stdout).toMatch(/pull-secret-gamma: left to gamma's own job/);
+    await until(() => historyMatchesLive('gamma') || undefined, "gamma's history matches the live Secret", {
+      timeoutMs: 10_000,
+    });
+    await laterDeployFindsNothingLost('gamma', `${SERVER}/team/gamma:1`);
+    expect(await livePassword('gamma')).toBe('gamma-own');
+    // The other apps of the registry got the rotation.
+    expect(await livePassword('delta')).toBe('pass-11');
+  });
+
+  it('E: a deploy moving the image to another registry with a credential of its own: that one stays live', async () => {
+    const image = `${OTHER}/team/delta:2`;
+    await rotationHeldWhile('delta', 'pass-12', () =>
+      fleet.cli(
+        [
+          ...deployArgs('delta', image),
+          '--registry-server',
+          OTHER,
+          '--registry-username',
+          'delta-user',
+          '--registry-password-stdin',
+        ],
+        { stdin: 'delta-own\n', timeoutMs: 120_000 },
+      ),
+    );
+    expect(Object.keys((await liveAuths('delta')) ?? {})).toEqual([OTHER]);
+    expect(await livePassword('delta', OTHER)).toBe('delta-own');
+    await until(() => historyMatchesLive('delta') || undefined, "delta's history matches the live Secret", {
+      timeoutMs: 10_000,
+    });
+    await laterDeployFindsNothingLost('delta', image);
+    expect(await livePassword('delta', OTHER)).toBe('delta-own');
+  });
+
+  it('E: a deploy moving the image to a registry with no credential: no pull secret is left', async () => {
+    const image = `${PLAIN}/team/eps:2`;
+    const { done } = await rotationHeldWhile('eps', 'pass-13', () =>
+      fleet.cli(deployArgs('eps', image), { timeoutMs: 120_000 }),
+    );
+    expect(done.stdout).toMatch(/pull-secret-eps: uninstalled/);
+    expect(await liveAuths('eps')).toBeUndefined();
+    expect(await podPullSecrets('eps')).toBeUndefined();
+    const store = await fleet.store();
+    await until(
+      () => store.history('pull-secret-eps').length === 0 || undefined,
+      'no pull-secret-eps history',
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    const later = await fleet.ok(deployArgs('eps', image));
+    expect(later).not.toMatch(/pull-secret-eps/);
+    expect(await liveAuths('eps')).toBeUndefined();
   });
 });

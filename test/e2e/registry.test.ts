@@ -171,8 +171,10 @@ describe('a worker killed mid-rotation', () => {
       delta: store.history('pull-secret-delta').length,
     };
 
-    // Slow Secret writes, so the job is still between the two apps when its worker dies.
+    // Slow Secret writes (the rotation's are conditional replaces), so the job is still between the
+    // two apps when its worker dies.
     fleet.sim.faults.add({ verb: 'patch', resource: '/secrets', latencyMs: 1_500 });
+    fleet.sim.faults.add({ verb: 'update', resource: '/secrets', latencyMs: 1_500 });
     const [first] = fleet.workers;
     const writes = await fleet.writesDuring(async () => {
       const waiting = fleet.cli(['registry:login', SERVER, 'ci', '--password-stdin', '--global', '--wait'], {

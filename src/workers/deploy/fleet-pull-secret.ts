@@ -14,8 +14,14 @@
  * later writes the same credential over this one; moved, the job writes the current credential
  * again (or, after a logout, uninstalls what it wrote), until the generation holds still. The
  * pipeline checks once right after the pull-secret step and once after saving the spec: a rotation
- * finds its users by their saved specs, so one that started before this job saved its spec (a
- * first deploy, an image moved to this registry) may have left the app out.
+ * finds its users by their deployed pull secrets as its worker's cache has them (and an app's
+ * first one by its saved spec, not while a job of the app rolls out), so one that looked before
+ * this job's revision reached that cache, or during this job's rollout, left the app out.
+ *
+ * Both write the newest credential in the end, so the order of their writes does not matter
+ * here. A job that takes the app off the fleet credential (a credential of its own, an image
+ * moved to another registry) writes something else: there the rotation's write is the one that
+ * must not land last, and it writes only over what it checked (registry/rotation-targets.ts).
  */
 import { pullSecretChart } from '../../../charts/index.ts';
 import { normalizeRegistryServer } from '../../apps/registry-host.ts';
@@ -39,6 +45,15 @@ const MAX_ROUNDS = 5;
 export interface FleetRead {
   host: string;
   generation: number;
+}
+
+/**
+ * Whether a `pull-secret-{app}` revision (its values) holds the fleet's credential for `host`:
+ * written from the store (`source: global`) for that registry. The rotation and the logout of a
+ * host find their pull secrets by this, and a deploy whose image left that registry drops it.
+ */
+export function isFleetPullSecret(values: Record<string, unknown>, host: string): boolean {
+  return values.source === 'global' && normalizeRegistryServer(String(values.server)) === host;
 }
 
 /** `pull-secret-{app}` holding the fleet's credential; its values say so (`source: global`). */
@@ -126,7 +141,7 @@ async function removeFleetCredential(
   const deployed = cluster.history.deployed(release);
   if (!deployed) return;
   const { values } = await cluster.history.read(release, deployed.revision);
-  if (values.source !== 'global' || normalizeRegistryServer(String(values.server)) !== host) return;
+  if (!isFleetPullSecret(values, host)) return;
   const r = await cluster.engine.uninstall({ release, holder: ctx.idempotencyKey, signal: ctx.signal });
   if (r.existed)
     await ctx.log(

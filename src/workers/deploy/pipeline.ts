@@ -5,7 +5,7 @@
  *   validate and render everything → namespace → `config-{app}` → `pull-secret-{app}` (installed,
  *   kept or uninstalled; an app without its own credential gets the fleet's for its image's
  *   registry, `registry:login --global`, and catches up with a rotation that ran meanwhile,
- *   fleet-pull-secret.ts) → storage claims present and bound → app release (rollout awaited,
+ *   fleet-pull-secret.ts; a fleet one of a registry the image left is uninstalled) → storage claims present and bound → app release (rollout awaited,
  *   progress streamed; leaked imagePullSecrets are removed by the same apply, see
  *   src/releases/pull-secret-leaks.ts; its values also record the spec and the config revision,
  *   src/apps/revision-record.ts) → save the spec in the app record.
@@ -18,7 +18,7 @@
 import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts';
 import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
-import { registryHostOf } from '../../apps/registry-host.ts';
+import { normalizeRegistryServer, registryHostOf } from '../../apps/registry-host.ts';
 import { releaseNames } from '../../apps/releases.ts';
 import { RECORDED_KEY, withRecord } from '../../apps/revision-record.ts';
 import type { AppSpec } from '../../apps/spec.ts';
@@ -27,7 +27,7 @@ import { validSpec } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
 import type { HandlerContext, HandlerResult } from '../handler.ts';
 import { type GlobalCredential, globalCredentialSnapshot } from '../registry/global-credentials.ts';
-import { followFleetCredential, globalPullSecretPlan } from './fleet-pull-secret.ts';
+import { followFleetCredential, globalPullSecretPlan, isFleetPullSecret } from './fleet-pull-secret.ts';
 import { keptPullSecret } from './kept-pull-secret.ts';
 import { lostConfigMessage } from './lost-secrets.ts';
 import { checkMounts } from './mounts.ts';
@@ -56,7 +56,7 @@ const VALIDATION_IMAGE = 'longshore.invalid/validation-only:0';
 
 type PullSecretPlan =
   | { action: 'install'; rendered: Rendered; values: Record<string, unknown> }
-  | { action: 'uninstall' }
+  | { action: 'uninstall'; why: string }
   | { action: 'lost'; message: string }
   | { action: 'none' };
 
@@ -167,7 +167,7 @@ export async function runAppPipeline(
     await ctx.log(pullSecret.message);
   } else if (pullSecret.action === 'uninstall') {
     const r = await engine.uninstall({ release: releaseNames.pullSecret(app), holder, signal: ctx.signal });
-    if (r.existed) await ctx.log(`${r.release}: uninstalled (registry credentials removed)`);
+    if (r.existed) await ctx.log(`${r.release}: uninstalled (${pullSecret.why})`);
   }
   // A rotation between our read of the store and now may have been overwritten by what we wrote.
   const followed =
@@ -222,8 +222,8 @@ export async function runAppPipeline(
   }
 
   await apps.saveSpec(app, spec);
-  // A rotation lists its users by their saved specs: one that started before this save (a first
-  // deploy, an image moved to this registry) left this app out, so look once more.
+  // A rotation that looked at this app before its pull-secret revision reached that worker's cache,
+  // or while this job rolled out (a first pull secret), left it out: look once more.
   if (followed) await followFleetCredential(ctx, cluster, { app, namespace }, followed);
   return {
     summary: `${change.what}${revision !== undefined ? ` (${app} revision ${revision})` : ''}`,
@@ -255,7 +255,7 @@ async function planPullSecret(
   fleet: GlobalCredential | undefined,
 ): Promise<PullSecretPlan> {
   const app = spec.app;
-  if (password === null) return { action: 'uninstall' };
+  if (password === null) return { action: 'uninstall', why: 'registry credentials removed' };
   if (password !== undefined) {
     if (!spec.registry) throw new Error('a registry password without a registry server and username');
     const { server, username } = spec.registry;
@@ -272,6 +272,8 @@ async function planPullSecret(
   // An app without its own credential pulls with the fleet's credential for its image's registry
   // (registry:login --global), written into its own pull-secret-{app}.
   if (fleet) return globalPullSecretPlan(app, namespace, fleet);
+  const moved = await fleetPullSecretLeftBehind(cluster, spec);
+  if (moved) return { action: 'uninstall', why: `the image no longer pulls from ${moved}` };
   const kept = await keptPullSecret(cluster, app, releaseNames.pullSecret(app), namespace);
   if (!kept) return { action: 'none' };
   if ('lost' in kept) return { action: 'lost', message: kept.lost };
@@ -282,6 +284,23 @@ async function planPullSecret(
       ? { ...kept.rendered.values, namespace }
       : { app, namespace, server: spec.registry?.server, username: spec.registry?.username };
   return { action: 'install', rendered: kept.rendered, values };
+}
+
+/**
+ * The registry of the fleet pull secret the app has deployed, when its image no longer pulls from
+ * there (and its new registry has no fleet credential: the caller asks only then): nothing uses
+ * it any more, so it is uninstalled and the pods stop listing it. A rotation of that registry
+ * then leaves the app alone, as it leaves an app whose image never pulled from it
+ * (rotation-targets.ts finds its apps by their deployed fleet pull secrets).
+ */
+async function fleetPullSecretLeftBehind(cluster: Cluster, spec: AppSpec): Promise<string | undefined> {
+  if (!spec.image || spec.registry) return undefined;
+  const release = releaseNames.pullSecret(spec.app);
+  const deployed = cluster.history.deployed(release);
+  if (!deployed) return undefined;
+  const { values } = await cluster.history.read(release, deployed.revision);
+  if (values.source !== 'global' || isFleetPullSecret(values, registryHostOf(spec.image))) return undefined;
+  return normalizeRegistryServer(String(values.server));
 }
 
 /** Whether the app's pods list pull-secret-{app} because of a fleet-wide credential. */

@@ -14,6 +14,7 @@ import { releaseNames } from '../../apps/releases.ts';
 import { InvalidInputError } from '../../core/errors.ts';
 import type { RegistryLogoutPayload } from '../../jobs/schemas/registry.ts';
 import { loadAppState } from '../app-state.ts';
+import { isFleetPullSecret } from '../deploy/fleet-pull-secret.ts';
 import { runAppPipeline } from '../deploy/pipeline.ts';
 import type { Handler, HandlerContext, HandlerResult } from '../handler.ts';
 import { deleteGlobalCredential } from '../registry/global-credentials.ts';
@@ -61,7 +62,7 @@ async function globalLogout(ctx: HandlerContext<RegistryLogoutPayload>): Promise
     const deployed = cluster.history.deployed(release);
     if (!deployed) continue;
     const { values } = await cluster.history.read(release, deployed.revision);
-    if (values.source !== 'global' || normalizeRegistryServer(String(values.server)) !== server) continue;
+    if (!isFleetPullSecret(values, server)) continue;
     const r = await cluster.engine.uninstall({ release, holder: ctx.idempotencyKey, signal: ctx.signal });
     if (r.existed) {
       removed.push(release);

@@ -11,6 +11,7 @@ import { TransientError } from '../../../src/core/errors.ts';
 import { ReleaseEngine, type ReleaseEngineOptions } from '../../../src/releases/engine.ts';
 import {
   ApplyFailedError,
+  ReleaseChangedError,
   ReleaseInterruptedError,
   ReleaseNotFoundError,
   RevisionNotFoundError,
@@ -18,6 +19,7 @@ import {
 } from '../../../src/releases/errors.ts';
 import { RELEASE_LABEL } from '../../../src/releases/objects.ts';
 import { INTERRUPTED } from '../../../src/releases/plan.ts';
+import { finishRevision } from '../../../src/releases/revision-runner.ts';
 import { MemoryReleaseHistory } from '../../../src/storage/memory-history.ts';
 import type { ReleaseObject } from '../../../src/storage/types.ts';
 import { TEST_SECRET_DIGEST_KEY } from '../../fixtures/digest-key.ts';
@@ -447,6 +449,155 @@ describe('rollback of a release with a Secret', () => {
     );
     expect(writes).toEqual({ history: 0, cluster: [] });
     expect(liveValue(cluster)).toBe('two');
+  });
+});
+
+describe('an upgrade only over a given revision (onlyOver: a writer outside the release lane)', () => {
+  const PULL = { apiVersion: 'v1', kind: 'Secret', namespace: 'shop', name: 'pull-secret-shop' };
+  const pull = (holder: string, value: string, onlyOver?: number | null) => ({
+    app: 'shop',
+    release: 'pull-secret-shop',
+    chart: { name: 'pull-secret', version: '1.0.0' },
+    values: { value },
+    objects: [
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'pull-secret-shop', namespace: 'shop' },
+        type: 'kubernetes.io/dockerconfigjson',
+        data: { '.dockerconfigjson': Buffer.from(value).toString('base64') },
+      } as ReleaseObject,
+    ],
+    holder,
+    wait: false as const,
+    ...(onlyOver !== undefined ? { onlyOver } : {}),
+  });
+  const liveValue = (cluster: MemoryCluster) =>
+    Buffer.from(
+      (cluster.object(PULL) as { data?: Record<string, string> } | undefined)?.data?.['.dockerconfigjson'] ??
+        '',
+      'base64',
+    ).toString();
+  const editValue = (cluster: MemoryCluster, value: string) =>
+    cluster.edit(PULL, (o) => {
+      o.data = { '.dockerconfigjson': Buffer.from(value).toString('base64') };
+    });
+
+  it('writes over the deployed revision while the live Secret holds what it applied', async () => {
+    const { engine, cluster } = setup();
+    await engine.upgrade(pull('job-1', 'old'));
+    expect(await engine.upgrade(pull('rotation', 'new', 1))).toMatchObject({
+      outcome: 'deployed',
+      revision: 2,
+    });
+    expect(liveValue(cluster)).toBe('new');
+  });
+
+  it('leaves a Secret someone else wrote since alone: no write, no revision', async () => {
+    const { engine, cluster, writesDuring } = setup();
+    await engine.upgrade(pull('job-1', 'old'));
+    editValue(cluster, 'own');
+    const writes = await writesDuring(() =>
+      expect(engine.upgrade(pull('rotation', 'new', 1))).rejects.toThrow(
+        /pull-secret-shop changed while it was to be written: .*written by someone else after revision 1 was deployed/,
+      ),
+    );
+    expect(writes).toEqual({ history: 0, cluster: [] });
+    expect(liveValue(cluster)).toBe('own');
+  });
+
+  it("never interrupts another job's pending revision", async () => {
+    const { engine, cluster, statuses } = setup();
+    await engine.upgrade(pull('job-1', 'old'));
+    const heal = failApplies(cluster, PULL, () => new TransientError('the API server is unavailable'));
+    await expect(engine.upgrade(pull('job-2', 'own'))).rejects.toThrow(TransientError);
+    heal();
+    await expect(engine.upgrade(pull('rotation', 'new', 1))).rejects.toThrow(ReleaseChangedError);
+    expect(statuses('pull-secret-shop')).toEqual([
+      [1, 'deployed', 'Install complete'],
+      [2, 'pending-upgrade', 'Preparing upgrade'],
+    ]);
+  });
+
+  it('a write landing between its check and its own write wins: nothing of the upgrade lands', async () => {
+    const { engine, cluster, statuses } = setup();
+    await engine.upgrade(pull('job-1', 'old'));
+    let once = true;
+    cluster.beforeWrite = (verb, ref) => {
+      if (verb !== 'apply' || ref.name !== PULL.name || !once) return;
+      once = false;
+      editValue(cluster, 'own');
+    };
+    await expect(engine.upgrade(pull('rotation', 'new', 1))).rejects.toThrow(ReleaseChangedError);
+    expect(liveValue(cluster)).toBe('own');
+    expect(statuses('pull-secret-shop')).toEqual([
+      [1, 'deployed', 'Install complete'],
+      [2, 'failed', expect.stringMatching(/changed while it was to be written/)],
+    ]);
+  });
+
+  it('its own pending revision (a retry after a crash) is continued over what it already wrote', async () => {
+    const { engine, cluster, statuses } = setup();
+    await engine.upgrade(pull('job-1', 'old'));
+    let once = true;
+    cluster.beforeWrite = (verb, ref) => {
+      if (verb !== 'apply' || ref.name !== PULL.name || !once) return;
+      once = false;
+      throw new TransientError('the API server is unavailable');
+    };
+    await expect(engine.upgrade(pull('rotation', 'new', 1))).rejects.toThrow(TransientError);
+    expect(await engine.upgrade(pull('rotation', 'new', 1))).toMatchObject({
+      outcome: 'deployed',
+      revision: 2,
+      recovered: { action: 'continued' },
+    });
+    expect(liveValue(cluster)).toBe('new');
+    expect(statuses('pull-secret-shop').map(([r, status]) => [r, status])).toEqual([
+      [1, 'superseded'],
+      [2, 'deployed'],
+    ]);
+  });
+
+  it('over no history: creates the object only while there is none', async () => {
+    const { engine, cluster } = setup();
+    cluster.put({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'pull-secret-shop', namespace: 'shop' },
+      data: { '.dockerconfigjson': Buffer.from('own').toString('base64') },
+    } as ReleaseObject);
+    await expect(engine.upgrade(pull('rotation', 'new', null))).rejects.toThrow(ReleaseChangedError);
+    expect(liveValue(cluster)).toBe('own');
+    cluster.remove(PULL);
+    expect(await engine.upgrade(pull('rotation', 'new', null))).toMatchObject({
+      outcome: 'deployed',
+      revision: 1,
+    });
+    expect(liveValue(cluster)).toBe('new');
+  });
+
+  it('an older revision finishing after a newer one was deployed leaves the newer one deployed', async () => {
+    const { history, engine, cluster } = setup();
+    const content = { chart: { name: 'pull-secret', version: '1.0.0' }, values: {}, objects: [] };
+    const base = { app: 'shop', release: 'pull-secret-shop', content, description: 'x' };
+    await history.create({ ...base, revision: 1, status: 'deployed', holder: 'job-1' });
+    await history.create({ ...base, revision: 2, status: 'pending-upgrade', holder: 'rotation' });
+    await history.create({ ...base, revision: 3, status: 'deployed', holder: 'job-2' });
+    const parts = {
+      history,
+      live: cluster.live,
+      writer: cluster.writer,
+      historyMax: 10,
+      pollMs: 1,
+      diagnose: async () => [],
+    };
+    await finishRevision(parts, 'pull-secret-shop', 2, 'Upgrade complete', () => {});
+    expect(engine.history('pull-secret-shop').map((r) => [r.revision, r.status])).toEqual([
+      [1, 'superseded'],
+      [2, 'deployed'],
+      [3, 'deployed'],
+    ]);
+    expect(history.deployed('pull-secret-shop')?.revision).toBe(3);
   });
 });
 
