@@ -12,6 +12,8 @@
  *    a resumed attempt repeat no line (log-cursor.ts), until the container ends: the result carries
  *    `exitCode`. A pod that cannot start (ErrImagePull, CreateContainerConfigError…) fails the job
  *    and its Job is deleted; a Job past its deadline fails the job and is kept for its TTL.
+ * 3b. `tty` (`run -it`): instead of the log, an attach session relayed both ways through the run's
+ *    tty streams (interactiveRun, tty-session.ts); the exit code read from the Pod after it.
  * 4. The relay also ends when the reader cancels (Ctrl-C) or its heartbeat goes stale: the job
  *    completes and the run goes on in the cluster, unfollowed. A worker shutting down hands the job
  *    back; the next attempt resumes the relay.
