@@ -1,6 +1,12 @@
 /** The entries of an interactive run's tty streams (src/jobs/tty-stream.ts) round-trip. */
 import { describe, expect, it } from 'vitest';
-import { parseTtyIn, parseTtyOut, ttyInFields, ttyOutFields } from '../../src/jobs/tty-stream.ts';
+import {
+  idleTimeoutMs,
+  parseTtyIn,
+  parseTtyOut,
+  ttyInFields,
+  ttyOutFields,
+} from '../../src/jobs/tty-stream.ts';
 
 describe('tty stream entries', () => {
   it('output: bytes (any, base64), heartbeats, the end with and without an exit code', () => {
@@ -34,5 +40,14 @@ describe('tty stream entries', () => {
     });
     expect(parseTtyIn(['r', '{bad'])).toBeUndefined();
     expect(parseTtyIn(['r', '{"width":"a"}'])).toBeUndefined();
+  });
+});
+
+describe('LONGSHORE_RUN_IDLE_TIMEOUT_MS', () => {
+  it('defaults to 30 s and refuses a value that is not whole ms in range', () => {
+    expect(idleTimeoutMs(undefined)).toBe(30_000);
+    expect(idleTimeoutMs('2000')).toBe(2_000);
+    for (const bad of ['abc', '999', '1.5', '-1', '86400001'])
+      expect(() => idleTimeoutMs(bad)).toThrow(/LONGSHORE_RUN_IDLE_TIMEOUT_MS must be whole milliseconds/);
   });
 });
