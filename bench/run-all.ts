@@ -6,12 +6,14 @@ import { benchDeployPipeline } from './deploy-pipeline.ts';
 import { benchFleetThroughput } from './fleet-throughput.ts';
 import { benchKubeSim } from './kube-sim.ts';
 import { benchReleaseEngine } from './release-engine.ts';
+import { benchRunKeystroke } from './run-keystroke.ts';
 
 const BENCHES: Record<string, (argv: string[]) => Promise<void>> = {
   deploy: benchDeployPipeline,
   fleet: benchFleetThroughput,
   'kube-sim': benchKubeSim,
   releases: benchReleaseEngine,
+  'run-keystroke': benchRunKeystroke,
 };
 
 const [name, ...rest] = process.argv.slice(2);

@@ -51,4 +51,8 @@ export const keys = {
   logStream: (jobId: string) => `${P}:logs:${jobId}`,
   /** Refreshed by the CLI reading a `logs -f` or `run` job; the worker stops relaying once it is gone. */
   logReader: (jobId: string) => `${P}:logs:${jobId}:reader`,
+  /** An interactive run's terminal output, worker → CLI (src/jobs/tty-stream.ts). */
+  ttyOut: (jobId: string) => `${P}:logs:${jobId}:tty-out`,
+  /** An interactive run's keystrokes and resizes, CLI → worker (src/jobs/tty-stream.ts). */
+  ttyIn: (jobId: string) => `${P}:logs:${jobId}:tty-in`,
 };

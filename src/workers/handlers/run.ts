@@ -5,13 +5,15 @@
  * "run".
  *
  * 1. Refuse before anything is created: an app with no deployed revision, an unknown process type,
- *    an env value that does not open, `tty` (interactive runs come later).
+ *    an env value that does not open.
  * 2. Create or find the Job (job-api.ts: named from the job id, so a retried attempt finds its own),
  *    record its uid, create its env Secret and start it.
  * 3. `detach`: done. Otherwise wait for its pod and relay its log (relay.ts) with a cursor that makes
  *    a resumed attempt repeat no line (log-cursor.ts), until the container ends: the result carries
  *    `exitCode`. A pod that cannot start (ErrImagePull, CreateContainerConfigError…) fails the job
  *    and its Job is deleted; a Job past its deadline fails the job and is kept for its TTL.
+ * 3b. `tty` (`run -it`): instead of the log, an attach session relayed both ways through the run's
+ *    tty streams (interactiveRun, tty-session.ts); the exit code read from the Pod after it.
  * 4. The relay also ends when the reader cancels (Ctrl-C) or its heartbeat goes stale: the job
  *    completes and the run goes on in the cluster, unfollowed. A worker shutting down hands the job
  *    back; the next attempt resumes the relay.
@@ -32,6 +34,7 @@ import { RunRelay, readPodLog } from '../run/relay.ts';
 import { RunRecord, type RunRecordState } from '../run/run-record.ts';
 import { type RunState, runState } from '../run/run-state.ts';
 import { runTarget } from '../run/target.ts';
+import { endTtySession, runTtySession, type TtySessionEnd, ttyHeartbeat } from '../run/tty-session.ts';
 
 /**
  * How often the Job and its pod are read while the pod starts: soon at first (most runs start within
@@ -64,10 +67,6 @@ export const runHandler: Handler<RunPayload> = async (ctx) => {
   const saved = await record.read();
   // An attempt that wrote the end and died before the job did: its answer stands.
   if (saved.end) return saved.end;
-  if (tty)
-    throw new PermanentError(
-      'interactive runs (--tty) are not supported by this worker yet: run the command without --tty',
-    );
 
   // 1. Everything that can be refused, before the first write.
   const cluster = await ctx.services.cluster();
@@ -129,8 +128,102 @@ export const runHandler: Handler<RunPayload> = async (ctx) => {
       namespace,
       detached: true,
     };
+  if (tty) return interactiveRun(ctx, { api, record, name, namespace, uid });
   return followRun(ctx, { api, record, name, namespace, uid }, saved);
 };
+
+/** How long the pod is read for its exit code after the attach session ended. */
+const EXIT_WAIT_MS = 10_000;
+
+/**
+ * `run -it`: waits for the pod to run, attaches and relays the terminal through the run's tty
+ * streams (tty-session.ts) until the session ends, then reads the container's exit code from the
+ * Pod. A CLI that went away: the session is closed (the shell's stdin with it); a container still
+ * running EXIT_WAIT_MS later has its Job deleted, so nothing runs on unfollowed.
+ */
+async function interactiveRun(ctx: Ctx, run: Run): Promise<HandlerResult> {
+  const { redis } = ctx.services;
+  const where = `Job ${run.namespace}/${run.name}`;
+  const stopBeat = ttyHeartbeat(redis, ctx.job.id);
+  const fail = async (message: string): Promise<never> => {
+    await endTtySession(redis, ctx.job.id, message).catch(() => undefined);
+    throw new PermanentError(message);
+  };
+  try {
+    let lastDetail = '';
+    let pollMs = FIRST_POLL_MS;
+    let pod: string | undefined;
+    for (;;) {
+      if (ctx.signal.aborted)
+        throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new PermanentError('aborted');
+      const state = await readState(run);
+      if (state.kind === 'starting') {
+        if (state.detail !== lastDetail) await ctx.log(state.detail);
+        lastDetail = state.detail;
+        await sleep(pollMs, ctx.signal);
+        pollMs = Math.min(pollMs * 2, POLL_MS);
+        continue;
+      }
+      if (state.kind === 'failed') {
+        if (state.cannotStart) {
+          await run.api.delete();
+          await run.record.forgetJob();
+        }
+        return await fail(
+          `run ${run.name}: ${state.reason}: ${state.message}${state.cannotStart ? ' (the Job was deleted)' : ''}`,
+        );
+      }
+      pod = state.pod;
+      break;
+    }
+    let ended: TtySessionEnd = { kind: 'closed' };
+    if (pod) {
+      const cluster = await ctx.services.cluster();
+      ended = await runTtySession({
+        kc: cluster.kube.kc,
+        redis,
+        jobId: ctx.job.id,
+        namespace: run.namespace,
+        pod,
+        container: RUN_CONTAINER,
+        signal: ctx.signal,
+        stillStarting: async () => ['starting', 'running'].includes((await readState(run)).kind),
+      });
+      if (ended.kind === 'aborted')
+        throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new PermanentError('aborted');
+      if (ended.kind === 'detached') await ctx.log(`detached: ${ended.reason}`);
+    }
+    // The exit code: attach never carries it, the Pod's status does.
+    const deadline = Date.now() + EXIT_WAIT_MS;
+    for (;;) {
+      const state = await readState(run);
+      if (state.kind === 'exited') {
+        const why = ended.kind === 'detached' ? ` after ${ended.reason}` : '';
+        const result: HandlerResult = {
+          summary: `${where} exited ${state.exitCode}${why}`,
+          exitCode: state.exitCode,
+          jobName: run.name,
+          namespace: run.namespace,
+        };
+        await endTtySession(redis, ctx.job.id, result.summary!, state.exitCode);
+        const multi = redis.multi();
+        run.record.endWrite(result)(multi);
+        await multi.exec();
+        return result;
+      }
+      if (state.kind === 'failed') return await fail(`run ${run.name}: ${state.reason}: ${state.message}`);
+      if (Date.now() > deadline) {
+        await run.api.delete();
+        return await fail(
+          `run ${run.name}: ${ended.kind === 'detached' ? ended.reason : 'the terminal session ended'} and the container did not exit within ${EXIT_WAIT_MS / 1000} s: the Job was deleted`,
+        );
+      }
+      await sleep(200, ctx.signal);
+    }
+  } finally {
+    stopBeat();
+  }
+}
 
 /** 3–4. Relays the run's output until its container ends, its reader goes, or the job is aborted. */
 async function followRun(ctx: Ctx, run: Run, saved: RunRecordState): Promise<HandlerResult> {

@@ -19,6 +19,7 @@ import { readLogStream } from '../../ops/log-reader.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createOutput } from '../output.ts';
 import { action, enqueuedBy, parseAssignments, sealer, withClient } from '../runtime.ts';
+import { runTtyClient } from './run-tty.ts';
 
 interface RunOptions {
   env: string[];
@@ -26,6 +27,7 @@ interface RunOptions {
   timeout?: string;
   process?: string;
   tty?: boolean;
+  interactive?: boolean;
   detach?: boolean;
 }
 
@@ -56,17 +58,42 @@ export function registerRun(program: Command): void {
     )
     .option('--ttl <seconds>', 'keep the finished Job this long (default 3600)')
     .option('--detach', 'start the run, print its Job name and return without waiting')
-    .option('--tty', 'allocate a TTY (interactive runs: not run by workers yet)')
+    .option('-i, --interactive', 'keep stdin open to the container (with -t: `-it`)')
+    .option(
+      '-t, --tty',
+      'allocate a TTY and attach this terminal to it (with -i: `-it`); stdin not a TTY: runs without one',
+    )
     .action(
       action(async (app: string, command: string[], options: RunOptions) => {
         const output = createOutput(false);
+        if (options.interactive && !options.tty)
+          throw new InvalidInputError(
+            [
+              {
+                path: 'interactive',
+                message: '-i without -t is not supported: use -it for an interactive session',
+              },
+            ],
+            'run',
+          );
+        let tty = Boolean(options.tty);
+        if (tty && options.detach)
+          throw new InvalidInputError(
+            [{ path: 'tty', message: '-it and --detach do not go together: a detached run has no terminal' }],
+            'run',
+          );
+        if (tty && !process.stdin.isTTY) {
+          // As `docker run -it` says; the command then runs as without -it.
+          output.error('the input device is not a TTY: running without one');
+          tty = false;
+        }
         const env =
           options.env.length > 0 ? sealRunEnv(sealer(), app, parseAssignments(options.env, 'env')) : {};
         const raw: Record<string, unknown> = {
           app,
           command,
           env,
-          tty: Boolean(options.tty),
+          tty,
           detach: Boolean(options.detach),
         };
         if (options.ttl !== undefined) raw.ttlSeconds = seconds(options.ttl);
@@ -100,6 +127,11 @@ export function registerRun(program: Command): void {
                 `enqueued run job ${job.id}; a worker starts Job ${jobName} and does not follow it`,
               );
               return EXIT.ok;
+            }
+            if (tty) {
+              const outcome = await runTtyClient(client, redis, job.id);
+              if (outcome.message) output.error(outcome.message);
+              return outcome.exitCode;
             }
             const readerKey = keys.logReader(job.id);
             const beat = () => redis.set(readerKey, '1', 'PX', LOG_READER_TIMEOUT_MS).catch(() => undefined);
