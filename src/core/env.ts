@@ -54,6 +54,8 @@ const schema = z.object({
   }),
   // Stored chunks younger than this are never swept as orphans (a writer may be about to index them).
   LONGSHORE_ORPHAN_GRACE_MS: integer(0, 86_400_000, 600_000),
+  // An interactive run (`run -it`) whose CLI wrote nothing this long is detached (docs/apps.md, "run").
+  LONGSHORE_RUN_IDLE_TIMEOUT_MS: integer(1_000, 86_400_000, 30_000),
 });
 
 export interface FleetConfig {
@@ -86,6 +88,8 @@ export interface FleetConfig {
   pruneIntervalMs: number;
   /** Age below which a chunk no revision references is kept by the orphan sweep (default 10 min). */
   orphanGraceMs: number;
+  /** LONGSHORE_RUN_IDLE_TIMEOUT_MS: an interactive run's CLI silent this long is detached. */
+  runIdleTimeoutMs: number;
 }
 
 export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
@@ -119,6 +123,7 @@ export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConf
     syncIntervalMs: e.LONGSHORE_SYNC_INTERVAL_MS,
     pruneIntervalMs: e.LONGSHORE_PRUNE_INTERVAL_MS,
     orphanGraceMs: e.LONGSHORE_ORPHAN_GRACE_MS,
+    runIdleTimeoutMs: e.LONGSHORE_RUN_IDLE_TIMEOUT_MS,
   };
 }
 

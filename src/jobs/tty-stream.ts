@@ -4,7 +4,8 @@
  * keystrokes and terminal sizes from the CLI to the worker. Both are bounded (XADD MAXLEN ~) and
  * expire LOG_STREAM_TTL_SECONDS after their last write. Each side writes a heartbeat entry every
  * TTY_HEARTBEAT_MS; the CLI gives up on a worker silent for TTY_WORKER_TIMEOUT_MS, the worker
- * detaches from a CLI silent for TTY_IDLE_TIMEOUT_MS (which closes the container's stdin).
+ * detaches from a CLI silent for LONGSHORE_RUN_IDLE_TIMEOUT_MS (src/core/env.ts; default 30 s),
+ * which closes the container's stdin.
  */
 import type { Redis } from 'ioredis';
 import { LOG_STREAM_TTL_SECONDS } from './log-stream.ts';
@@ -15,20 +16,6 @@ export const TTY_STREAM_MAXLEN = 10_000;
 export const TTY_HEARTBEAT_MS = 1_000;
 /** The CLI ends the session when the worker wrote nothing for this long. */
 export const TTY_WORKER_TIMEOUT_MS = 5_000;
-/**
- * The worker detaches when the CLI wrote nothing (no keystroke, no heartbeat) for this long:
- * `LONGSHORE_RUN_IDLE_TIMEOUT_MS` on the worker (whole ms, 1,000 to 86,400,000), default 30 s.
- */
-export const TTY_IDLE_TIMEOUT_MS = idleTimeoutMs(process.env.LONGSHORE_RUN_IDLE_TIMEOUT_MS);
-
-export function idleTimeoutMs(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 30_000;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1_000 || Number(raw) > 86_400_000)
-    throw new Error(
-      `LONGSHORE_RUN_IDLE_TIMEOUT_MS must be whole milliseconds from 1000 to 86400000, not ${JSON.stringify(raw)}`,
-    );
-  return Number(raw);
-}
 /** Longest XREAD BLOCK on either side. */
 export const TTY_READ_BLOCK_MS = 1_000;
 

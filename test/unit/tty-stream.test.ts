@@ -1,12 +1,7 @@
 /** The entries of an interactive run's tty streams (src/jobs/tty-stream.ts) round-trip. */
 import { describe, expect, it } from 'vitest';
-import {
-  idleTimeoutMs,
-  parseTtyIn,
-  parseTtyOut,
-  ttyInFields,
-  ttyOutFields,
-} from '../../src/jobs/tty-stream.ts';
+import { loadFleetConfig } from '../../src/core/env.ts';
+import { parseTtyIn, parseTtyOut, ttyInFields, ttyOutFields } from '../../src/jobs/tty-stream.ts';
 
 describe('tty stream entries', () => {
   it('output: bytes (any, base64), heartbeats, the end with and without an exit code', () => {
@@ -45,9 +40,11 @@ describe('tty stream entries', () => {
 
 describe('LONGSHORE_RUN_IDLE_TIMEOUT_MS', () => {
   it('defaults to 30 s and refuses a value that is not whole ms in range', () => {
-    expect(idleTimeoutMs(undefined)).toBe(30_000);
-    expect(idleTimeoutMs('2000')).toBe(2_000);
+    const idle = (value: string | undefined) =>
+      loadFleetConfig(value === undefined ? {} : { LONGSHORE_RUN_IDLE_TIMEOUT_MS: value }).runIdleTimeoutMs;
+    expect(idle(undefined)).toBe(30_000);
+    expect(idle('2000')).toBe(2_000);
     for (const bad of ['abc', '999', '1.5', '-1', '86400001'])
-      expect(() => idleTimeoutMs(bad)).toThrow(/LONGSHORE_RUN_IDLE_TIMEOUT_MS must be whole milliseconds/);
+      expect(() => idle(bad)).toThrow(/LONGSHORE_RUN_IDLE_TIMEOUT_MS/);
   });
 });

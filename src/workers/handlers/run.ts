@@ -186,6 +186,7 @@ async function interactiveRun(ctx: Ctx, run: Run): Promise<HandlerResult> {
         namespace: run.namespace,
         pod,
         container: RUN_CONTAINER,
+        idleTimeoutMs: ctx.services.config.runIdleTimeoutMs,
         signal: ctx.signal,
         stillStarting: async () => ['starting', 'running'].includes((await readState(run)).kind),
       });

@@ -17,7 +17,6 @@ import {
   parseTtyIn,
   readTty,
   TTY_HEARTBEAT_MS,
-  TTY_IDLE_TIMEOUT_MS,
   TTY_READ_BLOCK_MS,
   ttyOutFields,
 } from '../../jobs/tty-stream.ts';
@@ -42,7 +41,8 @@ export interface TtySessionOptions {
   signal: AbortSignal;
   /** Whether the container still runs (attach refused before it does: retried while it is not yet). */
   stillStarting: () => Promise<boolean>;
-  idleTimeoutMs?: number;
+  /** Detach when the CLI wrote nothing this long (FleetConfig.runIdleTimeoutMs). */
+  idleTimeoutMs: number;
 }
 
 const RESIZE_CHANNEL = 4;
@@ -50,7 +50,7 @@ const RESIZE_CHANNEL = 4;
 export async function runTtySession(o: TtySessionOptions): Promise<TtySessionEnd> {
   const outKey = keys.ttyOut(o.jobId);
   const inKey = keys.ttyIn(o.jobId);
-  const idleMs = o.idleTimeoutMs ?? TTY_IDLE_TIMEOUT_MS;
+  const idleMs = o.idleTimeoutMs;
   const blocking = o.redis.duplicate();
   let done = false;
   let lastIn = Date.now();
