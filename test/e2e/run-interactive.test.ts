@@ -99,12 +99,28 @@ const exitStatus = (file: string) =>
   });
 
 describe('run -it in a real terminal', () => {
-  it('types into the container, shows its answers, exits 4 and leaves the terminal cooked', async () => {
+  it('types into the container, shows its answers, passes resizes, exits 4 and leaves the terminal cooked', async () => {
     const s = startSession('it1');
     await prompt('it1', s.screen);
     tmux('send-keys', '-t', 'it1', '-l', 'echo $GREETING');
     tmux('send-keys', '-t', 'it1', 'Enter');
     await until(() => /^hello\s*$/m.test(s.screen()), 'the value on the screen', { timeoutMs: 10_000 });
+    // The terminal's size reached the container at start, and a resize follows (SIGWINCH → CLI →
+    // Redis → worker → attach's resize channel).
+    tmux('send-keys', '-t', 'it1', '-l', 'stty size');
+    tmux('send-keys', '-t', 'it1', 'Enter');
+    await until(() => /^30 120\s*$/m.test(s.screen()), 'stty size 30 120', { timeoutMs: 10_000 });
+    tmux('resize-window', '-t', 'it1', '-x', '100', '-y', '25');
+    await until(
+      () => {
+        if (/^25 100\s*$/m.test(s.screen())) return true;
+        tmux('send-keys', '-t', 'it1', '-l', 'stty size');
+        tmux('send-keys', '-t', 'it1', 'Enter');
+        return false;
+      },
+      'stty size 25 100 after the resize',
+      { timeoutMs: 10_000, intervalMs: 500 },
+    );
     tmux('send-keys', '-t', 'it1', '-l', 'exit 4');
     tmux('send-keys', '-t', 'it1', 'Enter');
     expect(await exitStatus(s.exitFile)).toBe('EXIT=4');

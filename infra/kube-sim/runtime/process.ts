@@ -9,7 +9,7 @@
  *   endInput()       stdin closes (end of input for good; `stdinOnce` after the first attach)
  *   onOutput(fn)     stdout and stderr as they are written (one `stdout` stream on a tty, with
  *                    NL → CR NL); returns the unsubscribe
- *   resize(c, r)     the terminal's size (kept; nothing in the subset draws by it)
+ *   resize(c, r)     the terminal's size (kept; `stty size` prints it, nothing draws by it)
  *   kill(signal)     SIGINT interrupts the foreground command (as Ctrl-C), SIGTERM/SIGKILL/SIGHUP end
  *                    the process (status 128 + signal number)
  *   exited           resolves once with the exit status
@@ -135,6 +135,7 @@ class SimProcess implements ContainerProcess {
       workingDir: this.spec.workingDir ?? '/',
       pid: this.pid,
       interactiveInput: this.tty && this.stdin,
+      terminalSize: () => (this.tty ? (this.size ?? { cols: 0, rows: 0 }) : undefined),
       ...(standIn ? { standIn } : {}),
     };
     const io: CommandIO = {

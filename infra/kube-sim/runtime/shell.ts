@@ -4,7 +4,8 @@
  * `classifyCommand`):
  * - programs found on $PATH (by name, or as /bin/…, /usr/bin/…): `echo` (GNU), `printf`,
  *   `printenv`, `env`, `cat` (stdin only: there is no file system), `sleep`, `true`, `false`,
- *   `hostname`, `pwd`, and the shells `sh`/`dash` and `bash`;
+ *   `hostname`, `pwd`, `stty size` (the terminal's size after the last resize), and the shells
+ *   `sh`/`dash` and `bash`;
  * - the shell (`sh -c '…'`, or commands read from stdin, with a `# ` prompt on a terminal):
  *   shell-syntax.ts's subset; builtins `:`, `true`, `false`, `echo` (dash's: escapes always, -n
  *   only; bash's: GNU's), `printf`, `exit`, `exec`, `export`, `unset`, `set` (-e -u -x, -o
@@ -51,6 +52,8 @@ export interface ProcessContext {
   pid: number;
   /** stdin is a terminal: a shell reading it is interactive (prompts, keeps going after errors). */
   interactiveInput: boolean;
+  /** The terminal's size as the last resize set it (`stty size`); undefined without a terminal. */
+  terminalSize?: () => { cols: number; rows: number } | undefined;
   /**
    * A program kube-sim does not have, run by the container's own command: it stands in for the
    * real one (runs until stopped, or for a while) and its status is returned. Absent — in exec'd
@@ -339,6 +342,21 @@ const PROGRAMS: Record<string, Program> = {
   },
   pwd: async (_args, io, _env, ctx) => {
     io.out(`${ctx.workingDir}\n`);
+    return 0;
+  },
+  // Only `stty size` (rows, then columns, as coreutils prints them): what a test needs to see that
+  // a terminal resize reached the container. No terminal: coreutils' ioctl error.
+  stty: async (args, io, _env, ctx) => {
+    if (args.length !== 1 || args[0] !== 'size') {
+      io.err(`stty: kube-sim's stty knows only 'stty size', not '${args.join(' ')}'\n`);
+      return 1;
+    }
+    const size = ctx.terminalSize?.();
+    if (!size) {
+      io.err("stty: 'standard input': Inappropriate ioctl for device\n");
+      return 1;
+    }
+    io.out(`${size.rows} ${size.cols}\n`);
     return 0;
   },
   sh: (args, io, env, ctx, name) => shellProgram('dash', args, io, env, ctx, name),

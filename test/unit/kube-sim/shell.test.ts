@@ -484,6 +484,19 @@ describe('an interactive shell on a terminal', () => {
     expect(await process.exited).toEqual({ exitCode: 130 });
   });
 
+  it('stty size prints the size the last resize set (0 0 before any); without a terminal it fails', async () => {
+    const { process, out } = start(['sh'], { stdin: true, tty: true });
+    await until(() => out.stdout === '# ', 'the prompt');
+    await typed(process, out, 'stty size\r', '0 0\r\n# ');
+    process.resize(120, 30);
+    await typed(process, out, 'stty size\r', '30 120\r\n# ');
+    process.write('exit\r');
+    expect(await process.exited).toEqual({ exitCode: 0 });
+    const piped = await sh('stty size');
+    expect(piped.stderr).toMatch(/Inappropriate ioctl for device/);
+    expect(piped.exitCode).toBe(1);
+  });
+
   it('continues an open quote on the next line with a > prompt; backspace erases', async () => {
     const { process, out } = start(['sh'], { stdin: true, tty: true });
     await until(() => out.stdout === '# ', 'the prompt');
