@@ -27,6 +27,7 @@ import { pullSecretChart } from '../../../charts/index.ts';
 import { normalizeRegistryServer } from '../../apps/registry-host.ts';
 import { releaseNames } from '../../apps/releases.ts';
 import { TransientError } from '../../core/errors.ts';
+import type { UpgradeResult } from '../../releases/index.ts';
 import type { Cluster } from '../cluster.ts';
 import type { HandlerContext } from '../handler.ts';
 import {
@@ -104,30 +105,45 @@ export async function followFleetCredential(
 async function writeCurrent(
   ctx: HandlerContext<unknown>,
   cluster: Cluster,
-  { app, namespace }: { app: string; namespace: string },
+  target: { app: string; namespace: string },
   credential: GlobalCredential,
 ): Promise<void> {
-  const release = releaseNames.pullSecret(app);
+  const r = await upgradeFleetPullSecret(ctx, cluster, target, credential);
+  await ctx.log(
+    `${releaseNames.pullSecret(target.app)}: the fleet credential for ${credential.server} changed while this job ran (registry:login --global); ` +
+      (r.outcome === 'noop'
+        ? `already current (revision ${r.revision})`
+        : `revision ${r.revision} holds the current one`),
+  );
+}
+
+/**
+ * `pull-secret-{app}` written from the fleet credential (globalPullSecretPlan), its namespace
+ * created first: what a job catching up with a rotation and the rotation itself both write.
+ * `onlyOver`: UpgradeInput.onlyOver (the rotation's compare-and-swap).
+ */
+export async function upgradeFleetPullSecret(
+  ctx: HandlerContext<unknown>,
+  cluster: Cluster,
+  { app, namespace }: { app: string; namespace: string },
+  credential: GlobalCredential,
+  onlyOver?: number | null,
+): Promise<UpgradeResult> {
   const plan = globalPullSecretPlan(app, namespace, credential);
   await ensureNamespace(cluster.kube.core, namespace);
-  const r = await cluster.engine.upgrade({
+  return cluster.engine.upgrade({
     app,
-    release,
+    release: releaseNames.pullSecret(app),
     chart: plan.rendered.chart,
     values: plan.values,
     objects: plan.rendered.objects,
     holder: ctx.idempotencyKey,
     wait: false,
     description: `fleet registry credential for ${credential.server}`,
+    ...(onlyOver !== undefined ? { onlyOver } : {}),
     signal: ctx.signal,
     onInterrupt: interruptDecision(ctx),
   });
-  await ctx.log(
-    `${release}: the fleet credential for ${credential.server} changed while this job ran (registry:login --global); ` +
-      (r.outcome === 'noop'
-        ? `already current (revision ${r.revision})`
-        : `revision ${r.revision} holds the current one`),
-  );
 }
 
 /** A logout ran meanwhile: what it uninstalls, this job may have written again after it. */

@@ -39,10 +39,8 @@ import { ReleaseChangedError } from '../../releases/index.ts';
 import type { AppRecord } from '../../storage/index.ts';
 import { loadAppState } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
-import { globalPullSecretPlan } from '../deploy/fleet-pull-secret.ts';
-import { ensureNamespace } from '../deploy/namespace.ts';
+import { upgradeFleetPullSecret } from '../deploy/fleet-pull-secret.ts';
 import { runAppPipeline } from '../deploy/pipeline.ts';
-import { interruptDecision } from '../deploy/release-outcome.ts';
 import type { Handler, HandlerContext, HandlerResult } from '../handler.ts';
 import { type GlobalCredential, saveGlobalCredential } from '../registry/global-credentials.ts';
 import { rotationTarget } from '../registry/rotation-targets.ts';
@@ -123,23 +121,9 @@ async function rotateApp(
     const { app, namespace } = target;
     const release = releaseNames.pullSecret(app);
     await ctx.progress({ step: 'pull-secrets', message: `${release} in ${namespace}` });
-    const plan = globalPullSecretPlan(app, namespace, credential);
-    await ensureNamespace(cluster.kube.core, namespace);
     try {
-      const r = await cluster.engine.upgrade({
-        app,
-        release,
-        chart: plan.rendered.chart,
-        values: plan.values,
-        objects: plan.rendered.objects,
-        holder: ctx.idempotencyKey,
-        wait: false,
-        description: `fleet registry credential for ${credential.server}`,
-        // Only over what the decision saw: a job of the app writing meanwhile ends with its write.
-        onlyOver: target.over,
-        signal: ctx.signal,
-        onInterrupt: interruptDecision(ctx),
-      });
+      // Only over what the decision saw: a job of the app writing meanwhile ends with its write.
+      const r = await upgradeFleetPullSecret(ctx, cluster, target, credential, target.over);
       await ctx.log(
         `${release}: ${r.outcome === 'noop' ? `unchanged (revision ${r.revision})` : `revision ${r.revision} deployed`}` +
           (target.over === null ? ` (${app}'s pods list it from its next deploy or reconcile)` : ''),
