@@ -9,7 +9,13 @@ import { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobClient } from '../../jobs/client.ts';
 import { keys } from '../../jobs/keys.ts';
-import { LOG_READ_BLOCK_MS, parseLogEntry } from '../../jobs/log-stream.ts';
+import {
+  LOG_READ_BLOCK_MS,
+  LOG_READER_REFRESH_MS,
+  LOG_READER_TIMEOUT_MS,
+  parseLogEntry,
+} from '../../jobs/log-stream.ts';
+import { cancelJob } from './jobs-ops.ts';
 
 export type LogReadEnd =
   | { kind: 'ended'; reason: string }
@@ -80,4 +86,33 @@ export async function readLogStream(
   } finally {
     blocking.disconnect();
   }
+}
+
+/**
+ * readLogStream for a job whose worker goes on until its reader goes (`logs -f`, `run`): keeps the
+ * reader's heartbeat (keys.logReader) alive while reading; when the reader stops (Ctrl-C), drops
+ * the heartbeat and cancels the job, so the worker stops at once (were none listening, the
+ * heartbeat's expiry stops it within LOG_READER_TIMEOUT_MS).
+ */
+export async function followLogStream(
+  client: JobClient,
+  redis: Redis,
+  jobId: string,
+  options: LogReadOptions,
+): Promise<LogReadEnd> {
+  const readerKey = keys.logReader(jobId);
+  const beat = () => redis.set(readerKey, '1', 'PX', LOG_READER_TIMEOUT_MS).catch(() => undefined);
+  await beat();
+  const heartbeat = setInterval(beat, LOG_READER_REFRESH_MS);
+  let end: LogReadEnd;
+  try {
+    end = await readLogStream(client, redis, jobId, options);
+  } finally {
+    clearInterval(heartbeat);
+  }
+  if (end.kind === 'stopped') {
+    await redis.del(readerKey).catch(() => undefined);
+    await cancelJob(client, redis, jobId).catch(() => undefined);
+  }
+  return end;
 }

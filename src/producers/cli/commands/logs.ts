@@ -1,16 +1,14 @@
 /**
  * `logs APP [--process TYPE] [--tail N] [-f]`: enqueues a `logs` job and prints the lines its
  * worker relays through Redis (src/producers/ops/log-reader.ts), as `web.1 | line`. The CLI holds
- * no cluster credentials. With `-f` it keeps the job's reader heartbeat fresh, and Ctrl-C cancels
+ * no cluster credentials. It keeps the job's reader heartbeat fresh (followLogStream), and Ctrl-C cancels
  * the job so its worker stops following; the command then exits 0 (stopping a follow is its
  * normal end). docs/apps.md, "logs".
  */
 import type { Command } from 'commander';
-import { keys } from '../../../jobs/keys.ts';
-import { formatLogLine, LOG_READER_REFRESH_MS, LOG_READER_TIMEOUT_MS } from '../../../jobs/log-stream.ts';
+import { formatLogLine } from '../../../jobs/log-stream.ts';
 import { validateJob } from '../../../jobs/validate.ts';
-import { cancelJob } from '../../ops/jobs-ops.ts';
-import { readLogStream } from '../../ops/log-reader.ts';
+import { followLogStream } from '../../ops/log-reader.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createOutput } from '../output.ts';
 import { action, enqueuedBy, withClient } from '../runtime.ts';
@@ -43,18 +41,11 @@ export function registerLogs(program: Command): void {
             stopping = true;
           };
           process.on('SIGINT', onSigint);
-          let heartbeat: NodeJS.Timeout | undefined;
           try {
             const job = await client.enqueue('logs', payload, enqueuedBy());
-            const readerKey = keys.logReader(job.id);
-            if (options.follow) {
-              const beat = () =>
-                redis.set(readerKey, '1', 'PX', LOG_READER_TIMEOUT_MS).catch(() => undefined);
-              await beat();
-              heartbeat = setInterval(beat, LOG_READER_REFRESH_MS);
-            }
             let printed = 0;
-            const end = await readLogStream(client, redis, job.id, {
+            // Also without -f: a Ctrl-C cancels the job, as it always did (the heartbeat is one SET).
+            const end = await followLogStream(client, redis, job.id, {
               onLine: (prefix, line) => {
                 printed += 1;
                 output.out(formatLogLine(prefix, line));
@@ -65,20 +56,13 @@ export function registerLogs(program: Command): void {
               output.error(`error: ${end.reason}`);
               return EXIT.failed;
             }
-            if (end.kind === 'stopped') {
-              clearInterval(heartbeat);
-              // The worker stops following at once; were no worker listening, the heartbeat's
-              // expiry stops it within LOG_READER_TIMEOUT_MS.
-              await redis.del(readerKey).catch(() => undefined);
-              await cancelJob(client, redis, job.id).catch(() => undefined);
-              return EXIT.ok;
-            }
+            // followLogStream cancelled the job: a follow stops at once.
+            if (end.kind === 'stopped') return EXIT.ok;
             // Lines speak for themselves; no line at all (an app without running pods), or a follow
             // that ended by itself, says why.
             if (options.follow || printed === 0) output.info(end.reason);
             return EXIT.ok;
           } finally {
-            clearInterval(heartbeat);
             process.off('SIGINT', onSigint);
           }
         });

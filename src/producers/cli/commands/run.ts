@@ -9,13 +9,11 @@
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
 import { settledProcessTypes, unknownScaleTypes } from '../../../jobs/app-processes.ts';
-import { keys } from '../../../jobs/keys.ts';
-import { LOG_READER_REFRESH_MS, LOG_READER_TIMEOUT_MS } from '../../../jobs/log-stream.ts';
 import { type RunPayload, runJobNameFor } from '../../../jobs/schemas/run.ts';
 import { sealRunEnv } from '../../../jobs/sealed-input.ts';
 import { validateJob } from '../../../jobs/validate.ts';
-import { cancelJob, waitForJob } from '../../ops/jobs-ops.ts';
-import { readLogStream } from '../../ops/log-reader.ts';
+import { waitForJob } from '../../ops/jobs-ops.ts';
+import { followLogStream } from '../../ops/log-reader.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createOutput } from '../output.ts';
 import { action, enqueuedBy, parseAssignments, sealer, withClient } from '../runtime.ts';
@@ -116,7 +114,6 @@ export function registerRun(program: Command): void {
             stopping = true;
           };
           process.on('SIGINT', onSigint);
-          let heartbeat: NodeJS.Timeout | undefined;
           try {
             const job = await client.enqueue('run', raw, enqueuedBy());
             const jobName = runJobNameFor(app, job.id);
@@ -133,23 +130,16 @@ export function registerRun(program: Command): void {
               if (outcome.message) output.error(outcome.message);
               return outcome.exitCode;
             }
-            const readerKey = keys.logReader(job.id);
-            const beat = () => redis.set(readerKey, '1', 'PX', LOG_READER_TIMEOUT_MS).catch(() => undefined);
-            await beat();
-            heartbeat = setInterval(beat, LOG_READER_REFRESH_MS);
-            const end = await readLogStream(client, redis, job.id, {
+            const end = await followLogStream(client, redis, job.id, {
               onLine: (_prefix, line) => output.out(line),
               stopped: () => stopping,
             });
-            clearInterval(heartbeat);
             if (end.kind === 'failed') {
               output.error(`error: ${end.reason}`);
               return EXIT.failed;
             }
             if (end.kind === 'stopped') {
-              // The worker stops relaying at once; were none listening, the heartbeat's expiry stops it.
-              await redis.del(readerKey).catch(() => undefined);
-              await cancelJob(client, redis, job.id).catch(() => undefined);
+              // followLogStream cancelled the job: the worker stops relaying at once.
               output.error(
                 `stopped following; the run goes on in the cluster as Job ${jobName} (job ${job.id})`,
               );
@@ -165,7 +155,6 @@ export function registerRun(program: Command): void {
             output.error(`error: ${final.failedReason ?? end.reason}`);
             return EXIT.failed;
           } finally {
-            clearInterval(heartbeat);
             process.off('SIGINT', onSigint);
           }
         });
