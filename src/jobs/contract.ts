@@ -8,6 +8,7 @@ import type { Lane } from './lane.ts';
 export const JOB_TYPES = [
   'deploy',
   'config',
+  'config-read',
   'scale',
   'domains',
   'ports',

@@ -2,6 +2,7 @@
 import type { JobContract, JobType } from './contract.ts';
 import { JOB_TYPES } from './contract.ts';
 import { configContract } from './schemas/config.ts';
+import { configReadContract } from './schemas/config-read.ts';
 import { deployContract } from './schemas/deploy.ts';
 import { destroyContract } from './schemas/destroy.ts';
 import { domainsContract } from './schemas/domains.ts';
@@ -31,6 +32,7 @@ import { syncContract } from './schemas/sync.ts';
 const contracts: { [K in JobType]: JobContract<never> } = {
   deploy: deployContract as JobContract<never>,
   config: configContract as JobContract<never>,
+  'config-read': configReadContract as JobContract<never>,
   scale: scaleContract as JobContract<never>,
   domains: domainsContract as JobContract<never>,
   ports: portsContract as JobContract<never>,

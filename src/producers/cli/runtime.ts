@@ -99,6 +99,11 @@ function timeoutMs(options: CommonOptions): number | undefined {
 export interface ResultView {
   enrich(result: unknown, client: JobClient, redis: Redis): Promise<unknown>;
   print(result: unknown, output: Output): void;
+  /**
+   * What the view prints is data a script reads whole (config values piped to a file): progress
+   * lines go to stderr, and `print` prints the `--json` form too.
+   */
+  ownsStdout?: boolean;
 }
 
 /**
@@ -114,7 +119,8 @@ export async function submit(
   /** For read jobs (releases): what to print of the completed job's result, in place of its summary. */
   view?: ResultView,
 ): Promise<number> {
-  const output = createOutput(Boolean(options.json));
+  const base = createOutput(Boolean(options.json));
+  const output: Output = view?.ownsStdout ? { ...base, info: base.error } : base;
   validateJob(type, payload);
   const wait = timeoutMs(options);
   const redisUrl = config().redisUrl;
@@ -151,7 +157,7 @@ export async function submit(
     );
     if (view && final.state === 'completed') {
       const result = await view.enrich(final.result, client, redis);
-      if (output.json) output.data({ job, ...final, result });
+      if (output.json && !view.ownsStdout) output.data({ job, ...final, result });
       else view.print(result, output);
       return EXIT.ok;
     }

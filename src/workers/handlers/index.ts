@@ -13,6 +13,7 @@ import { describeValues, type ResourcesPayload } from '../../jobs/schemas/resour
 import type { ScalePayload } from '../../jobs/schemas/scale.ts';
 import { HandlerRegistry } from '../handler-registry.ts';
 import { configHandler } from './config.ts';
+import { configReadHandler } from './config-read.ts';
 import { deployHandler } from './deploy.ts';
 import { destroyHandler } from './destroy.ts';
 import { logsHandler } from './logs.ts';
@@ -37,6 +38,7 @@ export function defaultHandlers(): HandlerRegistry {
     .register('prune', pruneHandler)
     .register('deploy', deployHandler)
     .register('config', configHandler)
+    .register('config-read', configReadHandler)
     .register('destroy', destroyHandler)
     .register('rename', renameHandler)
     .register(
