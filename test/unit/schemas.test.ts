@@ -3,6 +3,7 @@ import { InvalidInputError } from '../../src/core/errors.ts';
 import { JOB_TYPES } from '../../src/jobs/contract.ts';
 import { contractFor } from '../../src/jobs/contracts.ts';
 import { laneId } from '../../src/jobs/lane.ts';
+import { ReaderKey } from '../../src/jobs/reader-sealing.ts';
 import {
   APP_NAME_MAX,
   appName,
@@ -96,6 +97,7 @@ describe('job contracts', () => {
       source: { sha: 'a'.repeat(40), ref: 'refs/heads/main', pusher: 'ann' },
     },
     config: { app: 'web', set: { A: sealer.seal('1', sealContext.config('web', 'A')) } },
+    'config-read': { app: 'web', readerKey: new ReaderKey().publicKey },
     scale: { app: 'web', processes: { web: 2 } },
     domains: { app: 'web', action: 'add', domains: ['web.example.com'] },
     ports: { app: 'web', action: 'set', ports: ['http:80:5000'] },
@@ -186,6 +188,22 @@ describe('job contracts', () => {
     expect(runJobNameFor('web', 'run.web.xabc')).toBe(runJobNameFor('web', 'run.web.xabc'));
     expect(runJobNameFor('web', 'run.web.xabc')).toMatch(/^web-run-[0-9a-f]{8}$/);
     expect(runJobNameFor('web', 'run.web.xabd')).not.toBe(runJobNameFor('web', 'run.web.xabc'));
+  });
+
+  it('config-read: in the app lane (after the config changes before it), a reader key, named keys', () => {
+    const readerKey = new ReaderKey().publicKey;
+    expect(contractFor('config-read').lane({ app: 'web' } as never)).toEqual({ kind: 'app', name: 'web' });
+    expect(validateJob('config-read', { app: 'web', readerKey, keys: ['A'] }).payload).toEqual({
+      app: 'web',
+      readerKey,
+      keys: ['A'],
+    });
+    expect(() => validateJob('config-read', { app: 'web' })).toThrow(/readerKey/);
+    expect(() => validateJob('config-read', { app: 'web', readerKey: 'short' })).toThrow(
+      /readerKey: must be an X25519 public key/,
+    );
+    expect(() => validateJob('config-read', { app: 'web', readerKey, keys: ['1BAD'] })).toThrow(/keys\.0/);
+    expect(() => validateJob('config-read', { app: 'web', readerKey, keys: [] })).toThrow(/keys/);
   });
 
   it('logs: unordered (never behind deploys), --tail 100 and no follow unless given, a bounded tail', () => {
