@@ -4,8 +4,9 @@ import { JOB_TYPES } from '../../src/jobs/contract.ts';
 import { contractFor, countsAsNewerWork, NEUTRAL_TYPES, supersessionOf } from '../../src/jobs/contracts.ts';
 
 describe('newer work', () => {
-  it('is every job type except the reads (logs, releases, report, storage-list, storage-status), reconcile and sync', () => {
+  it('is every job type except the reads (config-read, logs, releases, report, storage-list, storage-status), reconcile and sync', () => {
     expect([...NEUTRAL_TYPES].sort()).toEqual([
+      'config-read',
       'logs',
       'reconcile',
       'releases',
