@@ -29,7 +29,7 @@ const SPECIAL: Record<string, string> = {
   MULTI_LINE: '-----BEGIN KEY-----\nMIIBOgIBAAJBAK\nline three\n-----END KEY-----\n',
   CRLF_VALUE: 'first-crlf-line\r\nsecond-crlf-line',
   QUOTES: `he said "hi" and 'bye' and \`ls\` — quoted-value`,
-  DOLLARS: '$HOME ${PATH} $(whoami) $$ \\$ dollar-value',
+  DOLLARS: '$HOME $PATH $(whoami) $$ \\$ dollar-value',
   BACKSLASHES: 'C:\\new\\table\\ backslash-value \\n not a newline',
   UNICODE: 'ünïcødé ✓ 🚀 日本語 Ελληνικά unicode-value',
   SPACES: '   leading and trailing spaces-value   ',
