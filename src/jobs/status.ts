@@ -14,6 +14,7 @@
  */
 import type { Redis } from 'ioredis';
 import { PROCESS_TYPES_FIELD } from './app-processes.ts';
+import { countsAsNewerWork } from './contracts.ts';
 import { keys } from './keys.ts';
 import { type Lane, parseLaneId } from './lane.ts';
 import { parseRenamed, RENAMED_FIELD } from './renamed.ts';
@@ -147,9 +148,10 @@ function toStatus(
     status.lastChangeSeq = change.seq;
     status.lastChangeAt = change.at;
   }
-  // Destroyed: the last operator change was a destroy, and nothing but a reconcile (a no-op for an
-  // app without a record: sync may have enqueued it before the destroy) finished since.
-  if (change?.type === 'destroy' && (last?.type === 'destroy' || last?.type === 'reconcile'))
+  // Destroyed: the last operator change was a destroy, and nothing but a job that is not newer work
+  // finished since — a reconcile (a no-op for an app without a record: sync may have enqueued it
+  // before the destroy) or a read in the app's lane (a `config:show` of the destroyed app).
+  if (change?.type === 'destroy' && last && (last.type === 'destroy' || !countsAsNewerWork(last.type)))
     status.destroyed = true;
   const renamed = parseRenamed(hash[RENAMED_FIELD]);
   if (renamed) status.renamedTo = renamed.name;

@@ -9,6 +9,7 @@
  */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReaderKey } from '../../src/jobs/reader-sealing.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 import { prng } from '../helpers/prng.ts';
 import { everyValueInRedis } from '../helpers/redis-values.ts';
@@ -73,6 +74,15 @@ async function liveData(name: string): Promise<Record<string, string>> {
     Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
   );
 }
+
+/** A config-read job enqueued without the CLI's checks (jobs:enqueue), for a throwaway reader key. */
+const readByHand = (app: string) => [
+  'jobs:enqueue',
+  'config-read',
+  '--payload',
+  JSON.stringify({ app, readerKey: new ReaderKey().publicKey }),
+  '--wait',
+];
 
 const sorted = (vars: Record<string, string>) =>
   Object.fromEntries(Object.entries(vars).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -164,15 +174,30 @@ describe('config from files and stdin, read back sealed', () => {
     expect(dotenvMasked.code).toBe(2);
     expect(dotenvMasked.stderr).toMatch(/--dotenv: prints values to set again, so it needs --reveal/);
 
+    // An app Redis never heard of is refused before enqueueing; one the cluster does not know
+    // (here a job enqueued by hand) fails in the worker, saying so.
     const unknown = await fleet.cli(['config:show', 'ghost']);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toMatch(/failed: app ghost not found/);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/error: no app ghost known to the fleet \(apps:list lists the apps\)/);
+    expect(unknown.stderr).not.toMatch(/enqueued/);
+    const byHand = await fleet.cli(readByHand('ghost'));
+    expect(byHand.code).toBe(1);
+    expect(byHand.stderr).toMatch(/failed: app ghost not found: no job has deployed or configured it/);
   });
 
-  it('an app with no config shows none', async () => {
+  it('an app with no config shows none; a destroyed app is refused and stays hidden', async () => {
     await fleet.ok(['deploy', 'bare', '--image', 'registry.example.com/bare:1', '--wait']);
     expect(await fleet.ok(['config:show', 'bare'])).toBe('app bare has no config variables\n');
     expect(JSON.parse(await fleet.ok(['config:show', 'bare', '--reveal', '--json']))).toEqual({});
+
+    await fleet.ok(['apps:destroy', 'bare', '--force', '--wait']);
+    const refused = await fleet.cli(['config:get', 'bare', 'ANY']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/error: app bare was destroyed/);
+    // A read that reaches the lane anyway fails, and does not bring the app back into apps:list.
+    expect((await fleet.cli(readByHand('bare'))).code).toBe(1);
+    const listed = JSON.parse(await fleet.ok(['apps:list', '--json'])) as { name?: string }[];
+    expect(listed.map((a) => a.name)).not.toContain('bare');
   });
 
   it('no value reaches Redis in clear, and jobs:show shows the answer as sealed', async () => {
