@@ -26,6 +26,13 @@ describe('invalid input', () => {
     [['domains:add', 'web', 'not a domain'], /domains\.0: must be a hostname/],
     [['ports:add', 'web', 'http:80'], /ports\.0: must be scheme:host-port:container-port/],
     [['config:set', 'web', '1BAD=x'], /set\.1BAD: must be letters/],
+    [
+      ['config:set', 'web'],
+      /set: give KEY=VALUE pairs, --env-file FILE, or - to read dotenv text from stdin/,
+    ],
+    [['config:get', 'web', '1BAD'], /keys\.0: must be letters/],
+    [['config:show', 'Bad_App'], /app: must be lowercase/],
+    [['config:show', 'web', '--dotenv'], /--dotenv: prints values to set again, so it needs --reveal/],
     [['apps:rename', 'web', 'web'], /newName: must differ/],
     [['apps:destroy', 'web'], /--force: destroying web cannot be undone/],
     [['storage:create', 'data', '--size', 'lots'], /entry\.size: must be a Kubernetes quantity/],
@@ -47,6 +54,32 @@ describe('invalid input', () => {
     expect(result.stderr).toMatch(
       /set: names and values total 1080\d+ bytes; a Secret holds at most 1048576 bytes/,
     );
+  });
+
+  it('refuses a dotenv file whose values cannot fit a Secret, as it refuses them on the command line', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = `${fleet.redis.dir}/big.env`;
+    writeFileSync(file, Array.from({ length: 9 }, (_, i) => `BIG_${i}="${'v'.repeat(120_000)}"\n`).join(''));
+    const result = await runCli(['config:set', 'web', '--env-file', file], fleet.env);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /set: names and values total 1080\d+ bytes; a Secret holds at most 1048576 bytes/,
+    );
+  });
+
+  it('refuses an env file too large to be a config, and names a missing one', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const file = `${fleet.redis.dir}/huge.env`;
+    writeFileSync(file, `A="${'v'.repeat(4 * 1024 * 1024)}"\n`);
+    const huge = await runCli(['config:set', 'web', '--env-file', file], fleet.env);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toMatch(/--env-file: .*huge\.env is \d+ bytes; it may be at most 4 MiB/);
+    // Node itself (20, 22) reads a `--env-file` anywhere on its command line, even after the
+    // script, and refuses a missing one before longshore runs (docs/apps.md): either way the
+    // person is told which file.
+    const missing = await runCli(['config:set', 'web', '--env-file', '/nonexistent.env'], fleet.env);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/\/nonexistent\.env.*(not found|does not exist)/);
   });
 
   it('refuses a payload over the queue limit', async () => {
