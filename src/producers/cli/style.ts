@@ -29,7 +29,7 @@ export function colourEnabled(target: StyleTarget, env: NodeJS.ProcessEnv = proc
 }
 
 const GOOD = new Set(['completed', 'deployed', 'succeeded', 'ok', 'bound', 'available', 'ready']);
-const BAD = new Set(['failed', 'error', 'lost', 'interrupted', 'cancelled']);
+const BAD = new Set(['failed', 'error', 'lost', 'missing', 'interrupted', 'cancelled']);
 const UNDERWAY = new Set([
   'pending',
   'waiting',

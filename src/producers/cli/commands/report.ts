@@ -94,7 +94,7 @@ export function reportLines(app: string, r: Report, style: Style, now: number = 
         res.cpuLimit || res.memoryLimit
           ? `limits cpu=${res.cpuLimit ?? '-'} memory=${res.memoryLimit ?? '-'}`
           : '',
-        p.restartedAt ? `restarted ${p.restartedAt}` : '',
+        p.restartedAt ? `restarted ${formatTime(p.restartedAt, now)}` : '',
       ].filter(Boolean);
       if (parts.length > 0) rows.push(row(`  ${type}`, parts.join('; ')));
     }
