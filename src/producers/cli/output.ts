@@ -89,16 +89,6 @@ export function relativeTime(ms: number, now: number = Date.now()): string {
   return ms > now ? `in ${amount}` : `${amount} ago`;
 }
 
-/** The short form for narrow places: `42s ago`, `5m ago`, `3h ago`, `2d ago`. */
-export function ago(ms: number | undefined, now = Date.now()): string {
-  if (!ms) return '-';
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)}m ago`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h ago`;
-  return `${Math.floor(s / 86_400)}d ago`;
-}
-
 // CSI sequences (colours and the like) and OSC sequences (hyperlinks) print nothing.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
 const ESCAPES = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
