@@ -3,12 +3,13 @@
  * only when asked for (a pipe is not a terminal; FORCE_COLOR, NO_COLOR), and `--json` exactly the
  * records scripts read, colour or not.
  */
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { laneId } from '../../src/jobs/lane.ts';
 import { listLaneStatuses, readLaneStatus } from '../../src/jobs/status.ts';
 import { stripAnsi } from '../../src/producers/cli/output.ts';
 import { startTestFleet, type TestFleet } from '../helpers/fleet.ts';
-import { runCli } from '../helpers/processes.ts';
+import { CLI, runCli } from '../helpers/processes.ts';
 
 const TIME = /(?:just now|\d+ (?:second|minute|hour|day)s? ago) \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/;
 const TIME_LINE = (key: string) => new RegExp(`^ *${key} +${TIME.source}$`, 'm');
@@ -81,6 +82,30 @@ describe('human output of the CLI', () => {
     const [header, ...rows] = plain.trimEnd().split('\n');
     const updated = header!.indexOf('UPDATED');
     for (const row of rows) expect(row.slice(updated)).toMatch(new RegExp(`^${TIME.source}$`));
+  });
+
+  it('on a real terminal: coloured; NO_COLOR=1 there: plain', async () => {
+    const { NO_COLOR: _no, FORCE_COLOR: _force, ...inherited } = process.env;
+    const onTerminal = (env: Record<string, string>) =>
+      new Promise<string>((resolve, reject) => {
+        const command = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} apps:list`;
+        const child = spawn('script', ['-qfec', command, '/dev/null'], {
+          env: { ...inherited, ...fleet.env, TERM: 'xterm', ...env },
+          stdio: ['pipe', 'pipe', 'inherit'],
+        });
+        let text = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
+        child.once('error', reject);
+        child.once('close', (code) =>
+          code === 0 ? resolve(text) : reject(new Error(`exit ${code}: ${text}`)),
+        );
+      });
+    const coloured = await onTerminal({});
+    expect(coloured).toContain(`${ESC}32mcompleted${ESC}39m`);
+    expect(coloured).toContain(`${ESC}1mAPP${ESC}22m`);
+    const plain = await onTerminal({ NO_COLOR: '1' });
+    expect(plain).toMatch(/^APP +LAST JOB/m);
+    expect(plain).not.toContain(ESC);
   });
 
   it('jobs:list and jobs:show show when a job was enqueued, relative and ISO', async () => {
