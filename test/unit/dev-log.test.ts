@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadFleetConfig } from '../../src/core/env.ts';
 import { createLogger } from '../../src/core/logger.ts';
 import { devLogFormat, HeldLog, lineFormatter } from '../../src/dev/dev-log.ts';
 
@@ -9,6 +10,14 @@ describe('longshore dev log format', () => {
     expect(devLogFormat(undefined, {})).toBe('json');
     expect(devLogFormat('json', { isTTY: true })).toBe('json');
     expect(devLogFormat('pretty', {})).toBe('pretty');
+  });
+
+  it('reads LONGSHORE_LOG_FORMAT, refusing anything but json and pretty with the variable named', () => {
+    expect(loadFleetConfig({ LONGSHORE_LOG_FORMAT: 'pretty' }).logFormat).toBe('pretty');
+    expect(loadFleetConfig({ LONGSHORE_LOG_FORMAT: '' }).logFormat).toBeUndefined();
+    expect(() => loadFleetConfig({ LONGSHORE_LOG_FORMAT: 'fancy' })).toThrow(
+      /LONGSHORE_LOG_FORMAT: .*"json".*"pretty".*\(got "fancy"\)/,
+    );
   });
 
   it('renders a pino line as level and message with the fields on the same line', () => {
