@@ -81,7 +81,8 @@ const UNITS: [name: string, seconds: number][] = [
 
 /** `just now`, `1 second ago`, `3 days ago`, `in 5 minutes` (a clock ahead of this one). */
 export function relativeTime(ms: number, now: number = Date.now()): string {
-  const seconds = Math.floor(Math.abs(now - ms) / 1000);
+  // Whole seconds of both, as the ISO form shows them: `1 minute ago (10:58:42Z)` at 11:00:42.3 would read wrong.
+  const seconds = Math.abs(Math.floor(now / 1000) - Math.floor(ms / 1000));
   if (seconds === 0) return 'just now';
   const [name, size] = UNITS.find(([, s]) => seconds >= s) ?? ['second', 1];
   const n = Math.floor(seconds / size);

@@ -112,7 +112,7 @@ describe('longshore dev output', () => {
       const dir = stateDir();
       const term = inTerminal(dir, { LONGSHORE_LOG_FORMAT: format });
       await until(
-        () => (LAST.test(term.lines().at(-1) ?? '') ? true : undefined),
+        () => (term.lines().some((l) => LAST.test(l)) ? true : undefined),
         'the block on the terminal',
         {
           timeoutMs: 60_000,

@@ -18,7 +18,10 @@ describe('formatTime', () => {
     expect(formatTime(Date.parse('2026-12-01T10:58:42.123Z'), NOW)).toBe(
       '2 minutes ago (2026-12-01T10:58:42Z)',
     );
-    expect(formatTime('2026-12-01T11:00:41.900Z', NOW)).toBe('just now (2026-12-01T11:00:41Z)');
+    expect(formatTime('2026-12-01T11:00:42.100Z', NOW)).toBe('just now (2026-12-01T11:00:42Z)');
+    // Counted in the whole seconds the ISO form shows, so the two always agree.
+    expect(formatTime('2026-12-01T11:00:41.900Z', NOW)).toBe('1 second ago (2026-12-01T11:00:41Z)');
+    expect(formatTime('2026-12-01T10:58:42.999Z', NOW)).toBe('2 minutes ago (2026-12-01T10:58:42Z)');
     expect(formatTime(new Date('2026-11-30T10:00:00Z'), NOW)).toBe('1 day ago (2026-11-30T10:00:00Z)');
   });
 
