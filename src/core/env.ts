@@ -39,6 +39,8 @@ const schema = z.object({
   LONGSHORE_METRICS_PORT: integer(0, 65_535, 9464),
   LONGSHORE_METRICS_HOST: z.string().trim().min(1).default('0.0.0.0'),
   LONGSHORE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // `longshore dev` only (src/dev/dev-log.ts); workers and schedulers always write JSON lines.
+  LONGSHORE_LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   LONGSHORE_LOCK_DURATION_MS: integer(1_000, 600_000, 30_000),
   LONGSHORE_STALLED_INTERVAL_MS: integer(500, 600_000, 30_000),
   LONGSHORE_JOB_ATTEMPTS: integer(1, 100, 5),
@@ -58,6 +60,8 @@ const schema = z.object({
   LONGSHORE_RUN_IDLE_TIMEOUT_MS: integer(1_000, 86_400_000, 30_000),
 });
 
+export type LogFormat = 'json' | 'pretty';
+
 export interface FleetConfig {
   redisUrl: string;
   /** The sealing passphrase; absent until a command that seals or unseals asks for it. */
@@ -69,6 +73,8 @@ export interface FleetConfig {
   metricsPort: number;
   metricsHost: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** `longshore dev`'s log lines; unset: pretty on a terminal, JSON otherwise. Workers ignore it. */
+  logFormat: LogFormat | undefined;
   /** BullMQ job lock; a worker that stops renewing it for this long is presumed dead. */
   lockDurationMs: number;
   /** How often workers look for jobs whose lock expired (stall recovery). */
@@ -115,6 +121,7 @@ export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConf
     metricsPort: e.LONGSHORE_METRICS_PORT,
     metricsHost: e.LONGSHORE_METRICS_HOST,
     logLevel: e.LONGSHORE_LOG_LEVEL,
+    logFormat: e.LONGSHORE_LOG_FORMAT,
     lockDurationMs: e.LONGSHORE_LOCK_DURATION_MS,
     stalledIntervalMs: e.LONGSHORE_STALLED_INTERVAL_MS,
     jobAttempts: e.LONGSHORE_JOB_ATTEMPTS,

@@ -3,7 +3,8 @@
  * Starts a private redis-server under .longshore/ when REDIS_URL is unset, the Kubernetes API
  * simulator when KUBECONFIG is unset (state kept in .longshore/cluster.json), makes up a sealing
  * passphrase when LONGSHORE_SECRET is unset (kept in .longshore/secret), runs a worker and the sync
- * scheduler, and prints how to deploy the sample app (examples/hello) and look at it.
+ * scheduler, and prints how to deploy the sample app (examples/hello) and look at it, once the
+ * startup log lines have settled (pretty on a terminal, JSON otherwise: src/dev/dev-log.ts).
  * State under .longshore/ survives restarts, and crashes: one `longshore dev` per directory (a
  * lock), a redis-server left behind by a killed one is stopped before a new one starts (PID file),
  * the simulated cluster journals every write before answering it, and everything in the directory
@@ -20,6 +21,7 @@ import { SyncScheduler } from '../producers/scheduler/sync-scheduler.ts';
 import { FleetWorker } from '../workers/fleet-worker.ts';
 import { defaultHandlers } from '../workers/handlers/index.ts';
 import { acquireDevLock } from './dev-lock.ts';
+import { devLog } from './dev-log.ts';
 import { freePort, type PrivateRedis, startPrivateRedis } from './private-redis.ts';
 import { stopOrphanedRedis } from './redis-pid-file.ts';
 import { prepareStateDir } from './state-dir.ts';
@@ -65,10 +67,21 @@ export async function runDev(options: { stateDir?: string } = {}): Promise<void>
   }
   env.LONGSHORE_METRICS_PORT ??= '0';
   const config = loadFleetConfig(env);
-  const logger = createLogger(config.logLevel, { component: 'dev' });
-  const worker = await FleetWorker.start({ config, logger, registry: defaultHandlers() });
-  const scheduler = SyncScheduler.fromConfig(config, logger);
-  scheduler.start();
+  // Held until the stack has started, so the instructions block below is printed after the
+  // startup lines and never has a log line inside it.
+  const log = devLog(config.logFormat);
+  const logger = createLogger(config.logLevel, { component: 'dev' }, log);
+  let worker: FleetWorker;
+  let scheduler: SyncScheduler;
+  try {
+    worker = await FleetWorker.start({ config, logger, registry: defaultHandlers() });
+    scheduler = SyncScheduler.fromConfig(config, logger);
+    scheduler.start();
+    await log.settled();
+  } catch (err) {
+    log.release();
+    throw err;
+  }
 
   const envFile = join(stateDir, 'env.sh');
   writeFileSync(
@@ -99,7 +112,7 @@ export async function runDev(options: { stateDir?: string } = {}): Promise<void>
     'More: npx longshore --help, npx longshore jobs:list. Stop with Ctrl-C; state is kept for the next start.',
     '',
   ];
-  process.stdout.write(lines.join('\n'));
+  log.release(lines.join('\n'));
 
   // The scheduler and the worker first (they use Redis and the cluster), then the cluster (its last
   // compaction), then Redis (SHUTDOWN: AOF fsynced), then the lock.

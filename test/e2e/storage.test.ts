@@ -88,12 +88,19 @@ describe('storage', () => {
       ok(['storage:create', 'geo', '--size', '1Gi', '--host-path', '/srv/geo', '--wait']),
     );
     expect(again).toEqual([]);
-    expect(await ok(['storage:status', 'geo', '--wait'])).toMatch(
-      /completed: geo: Bound, 1Gi, ReadWriteOnce/,
-    );
-    expect(await ok(['storage:list'])).toMatch(
-      /geo: Bound, 1Gi, ReadWriteOnce \(default\/storage-geo, hostPath \/srv\/geo\)/,
-    );
+    const status = await ok(['storage:status', 'geo', '--wait']);
+    expect(status).toMatch(/^phase +Bound$/m);
+    expect(status).toMatch(/^capacity +1Gi$/m);
+    expect(status).toMatch(/^claim +default\/storage-geo$/m);
+    expect(status).toMatch(/^host path +\/srv\/geo$/m);
+    const list = await ok(['storage:list']);
+    expect(list).toMatch(/^ENTRY +PHASE +CAPACITY +ACCESS MODE +CLAIM +HOST PATH$/m);
+    expect(list).toMatch(/^geo +Bound +1Gi +ReadWriteOnce +default\/storage-geo +\/srv\/geo$/m);
+    const json = JSON.parse(await ok(['storage:list', '--json'])) as {
+      result: { summary: string; entries: { entry: string; phase: string }[] };
+    };
+    expect(json.result.summary).toBe('1 storage entry');
+    expect(json.result.entries).toEqual([expect.objectContaining({ entry: 'geo', phase: 'Bound' })]);
 
     const appJson = fleet.file(
       'maps.app.json',

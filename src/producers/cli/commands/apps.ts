@@ -2,12 +2,18 @@ import type { Command } from 'commander';
 import { InvalidInputError, NotFoundError } from '../../../core/errors.ts';
 import { laneId } from '../../../jobs/lane.ts';
 import { appName } from '../../../jobs/schemas/common.ts';
-import { type DeployedRevisionRecord, listLaneStatuses, readLaneStatus } from '../../../jobs/status.ts';
+import {
+  type DeployedRevisionRecord,
+  type LaneStatus,
+  listLaneStatuses,
+  readLaneStatus,
+} from '../../../jobs/status.ts';
 import { issuesOf, validateJob } from '../../../jobs/validate.ts';
 import { confirmByName } from '../confirm.ts';
 import { EXIT } from '../exit-codes.ts';
-import { ago, createOutput, table } from '../output.ts';
+import { createOutput, formatTime, keyValues, table } from '../output.ts';
 import { action, type CommonOptions, submit, withClient } from '../runtime.ts';
+import { type Style, stdoutStyle } from '../style.ts';
 import { withSubmitOptions } from './common.ts';
 
 export function registerApps(program: Command): void {
@@ -58,19 +64,22 @@ export function registerApps(program: Command): void {
           output.out('no apps yet (deploy one: longshore deploy APP --image IMAGE)');
           return EXIT.ok;
         }
+        const style = stdoutStyle();
+        const now = Date.now();
         output.out(
           table(
             ['APP', 'LAST JOB', 'OUTCOME', 'REVISION', 'IMAGE', 'PENDING', 'RUNNING', 'UPDATED'],
             apps.map((a) => [
               a.name ?? a.lane,
               a.lastJobId ? `${a.lastType} ${a.lastJobId}` : '-',
-              a.lastOutcome ?? '-',
+              a.lastOutcome ? style.status(a.lastOutcome) : '-',
               a.revision !== undefined ? String(a.revision) : '-',
               a.image ?? '-',
               String(a.pending),
-              a.activeJobId ?? '-',
-              ago(a.updatedAt),
+              a.activeJobId ? style.yellow(a.activeJobId) : '-',
+              formatTime(a.updatedAt, now),
             ]),
+            style.bold,
           ),
         );
         return EXIT.ok;
@@ -93,27 +102,62 @@ export function registerApps(program: Command): void {
         );
         if (!status) throw new NotFoundError(`no app ${app} known to the fleet`);
         if (output.json) output.data(status);
-        else {
-          const { deployedRevision, failedRevision, ...rest } = status;
-          for (const [key, value] of Object.entries(rest)) {
-            if (value !== '' && value !== undefined) output.out(`${key.padEnd(18)} ${value}`);
-          }
-          if (deployedRevision) output.out(`${'release'.padEnd(18)} ${describeDeployed(deployedRevision)}`);
-          if (failedRevision)
-            output.out(
-              `${(deployedRevision ? '' : 'release').padEnd(18)} revision ${failedRevision.revision} failed: ${failedRevision.reason}`,
-            );
-        }
+        else for (const line of statusLines(status, stdoutStyle())) output.out(line);
         return EXIT.ok;
       }),
     );
 }
 
+/**
+ * The projection as a key/value block: each job with its type, outcome and time (relative and ISO),
+ * the release's deployed and failed revisions last. `--json` prints the record itself.
+ */
+export function statusLines(s: LaneStatus, style: Style, now: number = Date.now()): string[] {
+  const rows: [string, string][] = [];
+  const add = (key: string, value: string | number | undefined) => {
+    if (value !== undefined && value !== '') rows.push([key, String(value)]);
+  };
+  const job = (id: string | undefined, type: string | undefined, seq?: number) =>
+    id
+      ? [type, id, seq !== undefined ? `(position ${seq})` : undefined].filter(Boolean).join(' ')
+      : undefined;
+  add('app', s.name);
+  add('lane', s.lane);
+  if (s.destroyed) add('destroyed', 'yes: its last change was a destroy (its job history stays readable)');
+  add('renamed to', s.renamedTo);
+  add('pending', `${s.pending} job${s.pending === 1 ? '' : 's'}`);
+  add('running', s.activeJobId ? style.yellow(s.activeJobId) : undefined);
+  if (s.lastJobId) {
+    add('last job', job(s.lastJobId, s.lastType));
+    add('  outcome', s.lastOutcome ? style.status(s.lastOutcome) : undefined);
+    add('  error', s.lastError ? style.red(s.lastError) : undefined);
+    add('  finished', s.lastFinishedAt ? formatTime(s.lastFinishedAt, now) : undefined);
+  }
+  if (s.lastSuccessJobId) {
+    add('last success', job(s.lastSuccessJobId, s.lastSuccessType, s.lastSuccessSeq));
+    add('  at', s.lastSuccessAt ? formatTime(s.lastSuccessAt, now) : undefined);
+  }
+  if (s.lastChangeJobId) {
+    add('last change', job(s.lastChangeJobId, s.lastChangeType, s.lastChangeSeq));
+    add('  at', s.lastChangeAt ? formatTime(s.lastChangeAt, now) : undefined);
+  }
+  add('revision', s.revision);
+  add('image', s.image);
+  if (s.deployedRevision) add('release', describeDeployed(s.deployedRevision, style));
+  if (s.failedRevision)
+    rows.push([
+      s.deployedRevision ? '' : 'release',
+      `revision ${s.failedRevision.revision} ${style.red('failed')}: ${s.failedRevision.reason}`,
+    ]);
+  add('updated', s.updatedAt ? formatTime(s.updatedAt, now) : undefined);
+  return keyValues(rows.map(([k, v]) => [k.startsWith(' ') ? k : style.bold(k), v]));
+}
+
 /** `revision 5 deployed (nginx:1.27, rollback to 3)`. */
-function describeDeployed(d: DeployedRevisionRecord): string {
+function describeDeployed(d: DeployedRevisionRecord, style: Style): string {
   const details = [
     ...(d.image ? [d.image] : []),
     ...(d.rollbackTo !== undefined ? [`rollback to ${d.rollbackTo}`] : []),
   ];
-  return `revision ${d.revision} deployed${details.length ? ` (${details.join(', ')})` : ''}`;
+  return `revision ${d.revision} ${style.green('deployed')}${details.length ? ` (${details.join(', ')})` : ''}`;
 }

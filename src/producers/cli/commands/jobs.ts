@@ -3,6 +3,7 @@ import { InvalidInputError } from '../../../core/errors.ts';
 import { MAX_PAYLOAD_BYTES } from '../../../jobs/validate.ts';
 import {
   cancelJob,
+  type JobDetails,
   LISTABLE_STATES,
   type ListableState,
   listJobs,
@@ -12,8 +13,9 @@ import {
 } from '../../ops/jobs-ops.ts';
 import { readInputFile } from '../../sources/read-file.ts';
 import { EXIT } from '../exit-codes.ts';
-import { ago, createOutput, table } from '../output.ts';
+import { createOutput, formatTime, keyValues, table } from '../output.ts';
 import { action, type CommonOptions, submit, withClient } from '../runtime.ts';
+import { type Style, stdoutStyle } from '../style.ts';
 import { withSubmitOptions } from './common.ts';
 
 function states(value: string | undefined): ListableState[] | undefined {
@@ -58,16 +60,19 @@ export function registerJobs(program: Command): void {
         if (output.json) output.data(jobs);
         else if (jobs.length === 0) output.out('no jobs');
         else {
+          const style = stdoutStyle();
+          const now = Date.now();
           output.out(
             table(
               ['ID', 'STATE', 'ATTEMPTS', 'ENQUEUED', 'DESCRIPTION'],
               jobs.map((j) => [
                 j.id,
-                j.state,
+                style.status(j.state),
                 String(j.attemptsMade),
-                ago(j.enqueuedAt),
-                j.failedReason ? `${j.description} — ${j.failedReason}` : j.description,
+                formatTime(j.enqueuedAt, now),
+                j.failedReason ? `${j.description} — ${style.red(j.failedReason)}` : j.description,
               ]),
+              style.bold,
             ),
           );
         }
@@ -88,27 +93,7 @@ export function registerJobs(program: Command): void {
           output.data(details);
           return EXIT.ok;
         }
-        output.out(`${details.id}  ${details.type}  ${details.state}`);
-        output.out(`description   ${details.description}`);
-        if (details.lane) output.out(`lane          ${details.lane} (position ${details.seq ?? '-'})`);
-        if (details.lanePosition)
-          output.out(
-            `waiting for   ${details.lanePosition.ahead} job(s) ahead; head ${details.lanePosition.head}`,
-          );
-        output.out(
-          `enqueued      ${new Date(details.enqueuedAt).toISOString()} by ${details.enqueuedBy ?? '-'}`,
-        );
-        output.out(`attempts      ${details.attemptsMade} made of ${details.maxAttempts} allowed`);
-        if (details.failedReason) output.out(`error         ${details.failedReason}`);
-        output.out(`payload       ${JSON.stringify(details.payload)}`);
-        if (details.returnValue !== null && details.returnValue !== undefined)
-          output.out(`result        ${JSON.stringify(details.returnValue)}`);
-        for (const attempt of details.attempts) {
-          output.out(
-            `attempt ${attempt.attemptNumber}     ${attempt.worker} ${new Date(attempt.startedAt).toISOString()} ${attempt.outcome ?? (attempt.endedAt ? '' : 'interrupted or running')}${attempt.error ? ` — ${attempt.error}` : ''}`,
-          );
-        }
-        if (details.logs.length > 0) output.out(`logs:\n${details.logs.map((l) => `  ${l}`).join('\n')}`);
+        for (const line of jobLines(details, stdoutStyle())) output.out(line);
         return EXIT.ok;
       }),
     );
@@ -199,4 +184,37 @@ export function registerJobs(program: Command): void {
       return submit(type, payload, options);
     }),
   );
+}
+
+/** `jobs:show` for people: a header line, then the job's fields aligned, times relative and ISO. */
+export function jobLines(d: JobDetails, style: Style, now: number = Date.now()): string[] {
+  const rows: [string, string][] = [['description', d.description]];
+  if (d.lane) rows.push(['lane', `${d.lane} (position ${d.seq ?? '-'})`]);
+  if (d.lanePosition)
+    rows.push(['waiting for', `${d.lanePosition.ahead} job(s) ahead; head ${d.lanePosition.head}`]);
+  rows.push(['enqueued', `${formatTime(d.enqueuedAt, now)} by ${d.enqueuedBy ?? '-'}`]);
+  if (d.finishedAt) rows.push(['finished', formatTime(d.finishedAt, now)]);
+  rows.push(['attempts', `${d.attemptsMade} made of ${d.maxAttempts} allowed`]);
+  if (d.failedReason) rows.push(['error', style.red(d.failedReason)]);
+  rows.push(['payload', JSON.stringify(d.payload)]);
+  if (d.returnValue !== null && d.returnValue !== undefined)
+    rows.push(['result', JSON.stringify(d.returnValue)]);
+  for (const a of d.attempts) {
+    const outcome = a.outcome
+      ? style.status(a.outcome)
+      : a.endedAt
+        ? ''
+        : style.yellow('interrupted or running');
+    rows.push([
+      `attempt ${a.attemptNumber}`,
+      [a.worker, formatTime(a.startedAt, now), outcome].filter(Boolean).join('  ') +
+        (a.error ? ` — ${a.error}` : ''),
+    ]);
+  }
+  const lines = [
+    `${style.bold(d.id)}  ${d.type}  ${style.status(d.state)}`,
+    ...keyValues(rows.map(([k, v]) => [style.bold(k), v])),
+  ];
+  if (d.logs.length > 0) lines.push(`${style.bold('logs:')}\n${d.logs.map((l) => `  ${l}`).join('\n')}`);
+  return lines;
 }

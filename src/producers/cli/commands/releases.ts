@@ -6,8 +6,9 @@ import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
 import type { JobClient } from '../../../jobs/client.ts';
 import type { ReleaseEntry } from '../../../jobs/schemas/releases.ts';
-import { table } from '../output.ts';
+import { formatTime, table } from '../output.ts';
 import { action, type CommonOptions, type ResultView, submit } from '../runtime.ts';
+import { stdoutStyle } from '../style.ts';
 import { withSubmitOptions } from './common.ts';
 
 /** A release entry with who enqueued the job that made it (when Redis still keeps that job). */
@@ -54,17 +55,20 @@ const releasesView: ResultView = {
       output.out('no releases');
       return;
     }
+    const style = stdoutStyle();
+    const now = Date.now();
     output.out(
       table(
         ['REVISION', 'STATUS', 'IMAGE', 'CHANGE', 'WHEN', 'BY'],
         rows.map((r) => [
           String(r.revision),
-          r.status,
+          style.status(r.status),
           r.image ?? '-',
           r.change,
-          r.at,
+          formatTime(r.at, now),
           [r.job, r.by].filter(Boolean).join(' ') || '-',
         ]),
+        style.bold,
       ),
     );
   },

@@ -7,8 +7,9 @@ import type { AppSpec } from '../../../apps/spec.ts';
 import { laneId } from '../../../jobs/lane.ts';
 import { readLaneStatus } from '../../../jobs/status.ts';
 import { type JobSummary, listJobs } from '../../ops/jobs-ops.ts';
-import { ago } from '../output.ts';
+import { columns, formatTime, keyValues } from '../output.ts';
 import { action, type CommonOptions, type ResultView, submit } from '../runtime.ts';
+import { type Style, stdoutStyle } from '../style.ts';
 
 const LAST_JOBS = 5;
 
@@ -55,27 +56,30 @@ function reportView(app: string): ResultView {
       return { ...(result as object), ...(status ? { status } : {}), jobs: others };
     },
     print(result, output) {
-      for (const line of reportLines(app, result as Report)) output.out(line);
+      for (const line of reportLines(app, result as Report, stdoutStyle())) output.out(line);
     },
   };
 }
 
-const row = (key: string, value: string) => `${key.padEnd(14)} ${value}`;
-
-export function reportLines(app: string, r: Report): string[] {
-  const lines = [`=====> ${app}`];
-  if (r.unreadableSpec) lines.push(row('spec', `unreadable: ${r.unreadableSpec}`));
-  else if (!r.spec) lines.push(row('spec', 'none saved (no job of this app has succeeded in this cluster)'));
+/** The report as a key/value block (keys bold on a terminal), then the last jobs as a table. */
+export function reportLines(app: string, r: Report, style: Style, now: number = Date.now()): string[] {
+  const rows: [string, string][] = [];
+  const row = (key: string, value: string): [string, string] => [
+    key.startsWith(' ') || key === '' ? key : style.bold(key),
+    value,
+  ];
+  if (r.unreadableSpec) rows.push(row('spec', `unreadable: ${r.unreadableSpec}`));
+  else if (!r.spec) rows.push(row('spec', 'none saved (no job of this app has succeeded in this cluster)'));
   const s = r.spec;
   if (s) {
-    lines.push(row('image', s.image ?? '-'));
-    if (s.source) lines.push(row('source', `${s.source.sha} ${s.source.ref} by ${s.source.pusher}`));
+    rows.push(row('image', s.image ?? '-'));
+    if (s.source) rows.push(row('source', `${s.source.sha} ${s.source.ref} by ${s.source.pusher}`));
     const formation = Object.entries(s.processes)
       .map(([type, p]) => `${type}=${p.replicas}`)
       .join(' ');
-    lines.push(row('formation', formation || '-'));
+    rows.push(row('formation', formation || '-'));
     if (s.stoppedFormation)
-      lines.push(
+      rows.push(
         row(
           'stopped',
           `ps:start brings back ${Object.entries(s.stoppedFormation)
@@ -90,13 +94,13 @@ export function reportLines(app: string, r: Report): string[] {
         res.cpuLimit || res.memoryLimit
           ? `limits cpu=${res.cpuLimit ?? '-'} memory=${res.memoryLimit ?? '-'}`
           : '',
-        p.restartedAt ? `restarted ${p.restartedAt}` : '',
+        p.restartedAt ? `restarted ${formatTime(p.restartedAt, now)}` : '',
       ].filter(Boolean);
-      if (parts.length > 0) lines.push(row(`  ${type}`, parts.join('; ')));
+      if (parts.length > 0) rows.push(row(`  ${type}`, parts.join('; ')));
     }
-    lines.push(row('domains', s.domains.join(' ') || '-'));
-    lines.push(row('ports', s.ports.join(' ') || '- (default http:80:5000 for web)'));
-    lines.push(
+    rows.push(row('domains', s.domains.join(' ') || '-'));
+    rows.push(row('ports', s.ports.join(' ') || '- (default http:80:5000 for web)'));
+    rows.push(
       row(
         'properties',
         Object.entries(s.properties)
@@ -104,21 +108,30 @@ export function reportLines(app: string, r: Report): string[] {
           .join(' ') || '-',
       ),
     );
-    if (s.cron.length > 0)
-      lines.push(row('cron', s.cron.map((t) => `${t.schedule} ${t.command}`).join('; ')));
+    if (s.cron.length > 0) rows.push(row('cron', s.cron.map((t) => `${t.schedule} ${t.command}`).join('; ')));
     if (s.mounts.length > 0)
-      lines.push(
+      rows.push(
         row('mounts', s.mounts.map((m) => `${m.entry}:${m.mountPath}${m.readOnly ? ':ro' : ''}`).join(' ')),
       );
-    if (s.registry) lines.push(row('registry', `${s.registry.username}@${s.registry.server}`));
+    if (s.registry) rows.push(row('registry', `${s.registry.username}@${s.registry.server}`));
   }
-  lines.push(row('revision', r.deployed ? `${r.deployed.revision} deployed (${r.deployed.change})` : '-'));
-  if (r.last) lines.push(row('', `revision ${r.last.revision} ${r.last.status}: ${r.last.change}`));
-  if (r.status?.activeJobId) lines.push(row('running', r.status.activeJobId));
-  lines.push(row('last jobs', r.jobs.length === 0 ? '-' : ''));
-  for (const j of r.jobs)
-    lines.push(
-      `  ${j.id.padEnd(20)} ${j.state.padEnd(10)} ${ago(j.finishedAt ?? j.enqueuedAt).padEnd(9)} ${j.description}`,
-    );
-  return lines;
+  rows.push(
+    row(
+      'revision',
+      r.deployed ? `${r.deployed.revision} ${style.green('deployed')} (${r.deployed.change})` : '-',
+    ),
+  );
+  if (r.last)
+    rows.push(row('', `revision ${r.last.revision} ${style.status(r.last.status)}: ${r.last.change}`));
+  if (r.status?.activeJobId) rows.push(row('running', style.yellow(r.status.activeJobId)));
+  rows.push(row('last jobs', r.jobs.length === 0 ? '-' : ''));
+  const jobs = columns(
+    r.jobs.map((j) => [
+      j.id,
+      style.status(j.state),
+      formatTime(j.finishedAt ?? j.enqueuedAt, now),
+      j.description,
+    ]),
+  ).map((l) => `  ${l}`);
+  return [style.bold(`=====> ${app}`), ...keyValues(rows), ...jobs];
 }

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { action, type CommonOptions, submit } from '../runtime.ts';
+import { keyValues, table } from '../output.ts';
+import { action, type CommonOptions, type ResultView, submit } from '../runtime.ts';
+import { stdoutStyle } from '../style.ts';
 import { withSubmitOptions } from './common.ts';
 
 interface CreateOptions extends CommonOptions {
@@ -56,7 +58,7 @@ export function registerStorage(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (name: string, options: CommonOptions) =>
-        submit('storage-status', { name }, { ...options, wait: true }),
+        submit('storage-status', { name }, { ...options, wait: true }, undefined, statusView),
       ),
     );
 
@@ -66,7 +68,11 @@ export function registerStorage(program: Command): void {
     .description('List the storage entries with their PVC phase and capacity (runs a storage-list job)')
     .option('--timeout <seconds>', 'stop waiting after this many seconds')
     .option('--json', 'print JSON')
-    .action(action(async (options: CommonOptions) => submit('storage-list', {}, { ...options, wait: true })));
+    .action(
+      action(async (options: CommonOptions) =>
+        submit('storage-list', {}, { ...options, wait: true }, undefined, listView),
+      ),
+    );
 
   withSubmitOptions(
     program
@@ -98,6 +104,72 @@ export function registerStorage(program: Command): void {
     }),
   );
 }
+
+/** An entry as the storage-status and storage-list jobs answer (src/workers/handlers/storage-status.ts). */
+interface EntryStatus {
+  entry: string;
+  namespace: string;
+  claim: string;
+  size: string;
+  accessMode: string;
+  hostPath?: string;
+  phase: string;
+  capacity?: string;
+  storageClass?: string;
+  volume?: string;
+}
+
+const capacityOf = (e: EntryStatus) => e.capacity ?? `${e.size} requested`;
+
+// The job's answer is printed as it is: --json output stays the job's result.
+const asIs = async (result: unknown) => result;
+
+const statusView: ResultView = {
+  enrich: asIs,
+  print(result, output) {
+    const e = result as EntryStatus;
+    const style = stdoutStyle();
+    const rows: [string, string][] = [
+      ['entry', e.entry],
+      ['phase', style.status(e.phase)],
+      ['capacity', capacityOf(e)],
+      ['access mode', e.accessMode],
+      ['claim', `${e.namespace}/${e.claim}`],
+      ...(e.storageClass !== undefined
+        ? [['storage class', e.storageClass || '"" (none)'] as [string, string]]
+        : []),
+      ...(e.volume ? [['volume', e.volume] as [string, string]] : []),
+      ...(e.hostPath ? [['host path', e.hostPath] as [string, string]] : []),
+    ];
+    for (const line of keyValues(rows.map(([k, v]) => [style.bold(k), v]))) output.out(line);
+  },
+};
+
+const listView: ResultView = {
+  enrich: asIs,
+  print(result, output) {
+    const entries = (result as { entries: EntryStatus[] }).entries;
+    if (entries.length === 0) {
+      output.out('no storage entries (create one: longshore storage:create NAME --size 1Gi)');
+      return;
+    }
+    const style = stdoutStyle();
+    output.out(
+      table(
+        ['ENTRY', 'PHASE', 'CAPACITY', 'ACCESS MODE', 'CLAIM', 'HOST PATH'],
+        entries.map((e) => [
+          e.entry,
+          style.status(e.phase),
+          capacityOf(e),
+          e.accessMode,
+          `${e.namespace}/${e.claim}`,
+          e.hostPath ?? '-',
+        ]),
+        style.bold,
+      ),
+    );
+  },
+};
 
 interface MountOptions extends CommonOptions {
   subPath?: string;
