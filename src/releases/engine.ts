@@ -51,8 +51,8 @@ import { decideRecovery, possiblyLive, rollbackDescription } from './plan.ts';
 import { type Emit, progressEmitter } from './progress.ts';
 import { hasPodTemplate } from './pull-secret-leaks.ts';
 import { type RedactionReport, redactHistory } from './redact-history.ts';
-import { type PlanParts, planUninstall, planUpgrade, type ReleasePlan } from './release-plan.ts';
 import type { ReleaseCluster, WriteCondition } from './release-cluster.ts';
+import { type PlanParts, planUninstall, planUpgrade, type ReleasePlan } from './release-plan.ts';
 import {
   type Desired,
   type EngineParts,
@@ -307,7 +307,11 @@ export class ReleaseEngine {
       deployed !== undefined &&
       (deployed.digest === contentDigest(content) ||
         (await this.equalButRecord(
-          { release: input.release, content, ...(input.recordOnlyKeys ? { recordOnlyKeys: input.recordOnlyKeys } : {}) },
+          {
+            release: input.release,
+            content,
+            ...(input.recordOnlyKeys ? { recordOnlyKeys: input.recordOnlyKeys } : {}),
+          },
           deployed,
         )));
     return planUpgrade(this.planParts(), input.release, desiredOf(objects, stored), !same, input.signal);

@@ -62,7 +62,11 @@ function toYaml(value: unknown): string {
  * keys (so removed keys count as owned), its sealed copies are not fields at all.
  */
 function storedShape(stored: ReleaseObject): Record<string, unknown> {
-  const { [REDACTED_FIELD]: digests, [SEALED_FIELD]: _sealed, ...rest } = stored as unknown as Record<string, unknown>;
+  const {
+    [REDACTED_FIELD]: digests,
+    [SEALED_FIELD]: _sealed,
+    ...rest
+  } = stored as unknown as Record<string, unknown>;
   return isRecord(digests) ? { ...rest, data: digests } : rest;
 }
 

@@ -75,7 +75,10 @@ describe('unifiedDiff', () => {
     b[7] = 'x8'; // 4 unchanged lines after line 3: same hunk
     b[25] = 'x26'; // far away: a hunk of its own
     const out = unifiedDiff(a.join('\n'), b.join('\n'));
-    expect(out.split('\n').filter((l) => l.startsWith('@@'))).toEqual(['@@ -1,11 +1,11 @@', '@@ -23,7 +23,7 @@']);
+    expect(out.split('\n').filter((l) => l.startsWith('@@'))).toEqual([
+      '@@ -1,11 +1,11 @@',
+      '@@ -23,7 +23,7 @@',
+    ]);
   });
 
   it('names the line before an empty side, for pure insertions and deletions', () => {

@@ -69,7 +69,9 @@ describe('engine.plan', () => {
   it('shows a changed image as a unified diff of the Deployments and the CronJob, and a dropped object as a delete', async () => {
     const { engine, plan } = setup();
     await engine.upgrade(appRelease('shop', 'job-1'));
-    const result = await plan(appRelease('shop', 'job-2', { image: 'registry.example/web:2', withoutWorker: true }));
+    const result = await plan(
+      appRelease('shop', 'job-2', { image: 'registry.example/web:2', withoutWorker: true }),
+    );
     expect(result.newRevision).toBe(true);
     expect(actions(result).filter((a) => !a.startsWith('unchanged'))).toEqual([
       'update Deployment/shop-web',
@@ -78,7 +80,9 @@ describe('engine.plan', () => {
     ]);
     const diff = find(result, 'shop-web')?.diff ?? '';
     expect(diff).toMatch(/^--- live\n\+\+\+ rendered\n@@ -\d+,\d+ \+\d+,\d+ @@\n/);
-    expect(diff).toContain('\n-          image: registry.example/web:1\n+          image: registry.example/web:2\n');
+    expect(diff).toContain(
+      '\n-          image: registry.example/web:1\n+          image: registry.example/web:2\n',
+    );
     // Only the changed line, with three lines of context around it.
     const lines = diff.split('\n').slice(2, -1);
     expect(lines.filter((l) => l.startsWith('-') || l.startsWith('+'))).toHaveLength(2);
@@ -99,14 +103,18 @@ describe('engine.plan', () => {
     // The deployed revision set spec.replicas; a render without it removes it (server-side apply).
     await engine.upgrade(appRelease('shop', 'job-3'));
     const input = appRelease('shop', 'job-4');
-    const web = input.objects.find((o) => o.metadata.name === 'shop-web') as { spec: { replicas?: number } };
+    const web = input.objects.find((o) => o.metadata.name === 'shop-web') as unknown as {
+      spec: { replicas?: number };
+    };
     delete web.spec.replicas;
     expect(find(await plan(input), 'shop-web')?.diff).toContain('\n-  replicas: 2\n');
   });
 
   it('reports Secret values per key by digest, and never a value', async () => {
     const { engine, plan } = setup();
-    await engine.upgrade(withSecret(appRelease('shop', 'job-1'), { DATABASE_URL: 'postgres://db/web', OLD: 'x' }));
+    await engine.upgrade(
+      withSecret(appRelease('shop', 'job-1'), { DATABASE_URL: 'postgres://db/web', OLD: 'x' }),
+    );
     const result = await plan(
       withSecret(appRelease('shop', 'job-2'), { DATABASE_URL: 'postgres://db/other', NEW: 'fresh-value' }),
     );
@@ -117,7 +125,12 @@ describe('engine.plan', () => {
     });
     expect(secret?.diff).toBeUndefined();
     const text = JSON.stringify(result);
-    for (const value of ['postgres://db', 'fresh-value', Buffer.from('fresh-value').toString('base64'), 'hmac-sha256'])
+    for (const value of [
+      'postgres://db',
+      'fresh-value',
+      Buffer.from('fresh-value').toString('base64'),
+      'hmac-sha256',
+    ])
       expect(text).not.toContain(value);
 
     // The same values: nothing to do.
