@@ -148,8 +148,12 @@ function toStatus(
     status.lastChangeAt = change.at;
   }
   // Destroyed: the last operator change was a destroy, and nothing but a reconcile (a no-op for an
-  // app without a record: sync may have enqueued it before the destroy) finished since.
-  if (change?.type === 'destroy' && (last?.type === 'destroy' || last?.type === 'reconcile'))
+  // app without a record: sync may have enqueued it before the destroy) or a dry run (which
+  // changes nothing) finished since.
+  if (
+    change?.type === 'destroy' &&
+    (last?.type === 'destroy' || last?.type === 'reconcile' || last?.type === 'dry-run')
+  )
     status.destroyed = true;
   const renamed = parseRenamed(hash[RENAMED_FIELD]);
   if (renamed) status.renamedTo = renamed.name;

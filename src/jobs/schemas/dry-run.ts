@@ -88,3 +88,35 @@ export const dryRunContract = defineContract<DryRunPayload>({
   app: (p) => contractOf(p.type).app(p.payload),
   describe: (p) => `dry run: ${contractOf(p.type).describe(p.payload)}`,
 });
+
+/**
+ * What a dry-run job returns as its result, for the CLI that prints it (the worker builds it from
+ * the engine's plans, src/workers/deploy/dry-run.ts). Holds no Secret value.
+ */
+export interface DryRunOutcome {
+  summary: string;
+  dryRun: true;
+  /** The app's namespace, when the real job would create it. */
+  namespace?: { name: string; action: 'create' };
+  releases: {
+    release: string;
+    /** The deployed revision compared with (absent: not installed). */
+    deployedRevision?: number;
+    /** Whether the real job would make a new revision of this release. */
+    newRevision: boolean;
+    /** An uninstall: every object goes, with the history. */
+    uninstall?: true;
+    objects: {
+      apiVersion: string;
+      kind: string;
+      name: string;
+      namespace?: string;
+      action: 'create' | 'update' | 'delete' | 'unchanged';
+      /** Unified diff of the owned fields' YAML, live → rendered (never Secret values). */
+      diff?: string;
+      /** Secrets: the keys whose value would be added, changed or removed. */
+      values?: Record<string, 'added' | 'changed' | 'removed'>;
+      note?: string;
+    }[];
+  }[];
+}

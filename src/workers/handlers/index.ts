@@ -15,6 +15,7 @@ import { HandlerRegistry } from '../handler-registry.ts';
 import { configHandler } from './config.ts';
 import { deployHandler } from './deploy.ts';
 import { destroyHandler } from './destroy.ts';
+import { dryRunHandler } from './dry-run.ts';
 import { logsHandler } from './logs.ts';
 import { mountsHandler } from './mounts.ts';
 import { pruneHandler } from './prune.ts';
@@ -32,7 +33,7 @@ import { storageListHandler, storageStatusHandler } from './storage-status.ts';
 import { syncHandler } from './sync.ts';
 
 export function defaultHandlers(): HandlerRegistry {
-  return new HandlerRegistry()
+  const registry: HandlerRegistry = new HandlerRegistry()
     .register('sync', syncHandler)
     .register('prune', pruneHandler)
     .register('deploy', deployHandler)
@@ -112,4 +113,9 @@ export function defaultHandlers(): HandlerRegistry {
           `${p.kind === 'limit' ? 'limits' : 'requests'} of ${p.process ?? 'every process type'}: ${describeValues(p)}`,
       ),
     );
+  // The handlers of the jobs a dry run stands for are this registry's own.
+  return registry.register(
+    'dry-run',
+    dryRunHandler((type) => registry.get(type)),
+  );
 }
