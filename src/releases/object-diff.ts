@@ -40,7 +40,14 @@ export function objectDiff(
 ): ObjectDiff {
   const after = comparableForm(desired);
   const templates = [after, ...(previous ? [storedShape(previous)] : [])];
-  const before = project(JSON.parse(JSON.stringify(live ?? {})), templates, after, '');
+  const projected = project(JSON.parse(JSON.stringify(live ?? {})), templates, after, '');
+  // Identity is not compared (drift.ts does not either): objects from an informer's list carry
+  // no apiVersion or kind, and the cache they came from matched them.
+  const before = {
+    ...(projected as Record<string, unknown>),
+    apiVersion: after.apiVersion,
+    kind: after.kind,
+  };
   if (desired.kind !== 'Secret') return { diff: yamlDiff(before, after) };
   const values = secretValueChanges(desired.metadata.name, after, previous, live, digester);
   const { data: _a, ...afterShown } = after;
