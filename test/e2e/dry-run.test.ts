@@ -79,7 +79,9 @@ describe('--dry-run', () => {
     expect(config).not.toMatch(/OTHER: \(/);
     expect(config).toMatch(/shop \(new revision after 1\)\n {2}~ update Deployment\/shop-web/);
     expect(config).toMatch(/^ {6}-\s+longshore\.dev\/config-digest: [0-9a-f]{64}$/m);
-    expect(config).toMatch(/dry run of config set GREETING: 2 to update, \d+ unchanged; nothing was written/);
+    expect(config).toMatch(
+      /dry run of config shop set GREETING: 2 to update, \d+ unchanged; nothing was written/,
+    );
 
     // The removed domain: its Ingress is deleted, config-shop stays as it is.
     expect(domains).toContain('config-shop (no new revision; revision 1 stays)');
@@ -90,6 +92,9 @@ describe('--dry-run', () => {
     expect(image).toMatch(/@@ -\d+,\d+ \+\d+,\d+ @@/);
     expect(image).toMatch(/^ {6}-\s+image: registry\.example\.com\/shop:1$/m);
     expect(image).toMatch(/^ {6}\+\s+image: registry\.example\.com\/shop:2$/m);
+    expect(image).toMatch(
+      /dry run of deploy shop registry\.example\.com\/shop:2: 1 to update, \d+ unchanged;/,
+    );
 
     // --json: the job with the raw plan as its result.
     const parsed = JSON.parse(json) as {
@@ -125,9 +130,16 @@ describe('--dry-run', () => {
     await expect(
       fleet.networking.readNamespacedIngress({ name: removed, namespace: 'default' }),
     ).rejects.toThrow();
+    // A dry run runs in the app's lane after the jobs enqueued before it, and sees what they did:
+    // behind a config:set that is not waited for, the same change has nothing left to do.
+    await ok(['config:set', 'shop', 'GREETING=third-value']);
+    const behind = await ok(['config:set', 'shop', 'GREETING=third-value', '--dry-run']);
+    expect(behind).toContain('config-shop (no new revision; revision 3 stays)');
     // Planned again now, nothing is left to do.
     const again = await ok(['domains:remove', 'shop', 'b.example.com', '--dry-run']);
-    expect(again).toMatch(/dry run of domains remove b\.example\.com: \d+ unchanged; nothing was written/);
+    expect(again).toMatch(
+      /dry run of domains remove shop b\.example\.com: \d+ unchanged; nothing was written/,
+    );
   });
 
   it('plans a destroy as deletes, asks for no confirmation, and refuses --dry-run where a job has none', async () => {
@@ -138,6 +150,7 @@ describe('--dry-run', () => {
       expect(out).toContain('- delete Deployment/shop-web (namespace default)');
       expect(out).toContain('- delete Secret/config-shop (namespace default)');
       expect(out).not.toMatch(/unchanged|create|update/);
+      expect(out).toMatch(/dry run of destroy shop: \d+ to delete; nothing was written/);
     });
     expect(writes).toEqual([]);
     expect(await facts()).toEqual(before);

@@ -6,6 +6,7 @@
  * the destroy would remove, as a delete, and the app record with them.
  */
 import type { JobType } from '../../jobs/contract.ts';
+import { contractFor } from '../../jobs/contracts.ts';
 import type { DryRunPayload } from '../../jobs/schemas/dry-run.ts';
 import type { ReleasePlan } from '../../releases/index.ts';
 import { type DryRunResult, dryRunResult, planLine } from '../deploy/dry-run.ts';
@@ -21,12 +22,8 @@ export function dryRunHandler(handlerOf: (type: JobType) => Handler<unknown>): H
     const result = (await handlerOf(type)(inner)) as Partial<DryRunResult> | undefined;
     if (!result?.dryRun || !Array.isArray(result.releases))
       throw new Error(`the ${type} handler ran without returning a dry-run plan`);
-    return {
-      summary: result.summary ?? `dry run of ${type}`,
-      dryRun: true,
-      ...(result.namespace ? { namespace: result.namespace } : {}),
-      releases: result.releases,
-    };
+    // Named as the job it stands for is listed (`deploy shop nginx:1.27`), not by its own summary.
+    return dryRunResult(contractFor(type).describe(payload), result.releases, result.namespace?.name);
   };
 }
 
@@ -39,5 +36,5 @@ async function destroyPlan(ctx: HandlerContext<DryRunPayload>, app: string): Pro
     await ctx.log(planLine(plan));
   }
   if (cluster.apps.get(app)) await ctx.log(`the app record of ${app}: would be deleted`);
-  return dryRunResult(`destroy ${app}`, plans);
+  return dryRunResult(contractFor('destroy').describe(ctx.payload.payload), plans);
 }
