@@ -200,49 +200,39 @@ export async function runAppPipeline(
         )
       : undefined;
 
+  const appInput = appRelease && {
+    release: releaseNames.app(app),
+    chart: appRelease.chart,
+    // The spec and the config revision go with the objects, so a rollback can restore them.
+    values: withRecord(appRelease.values, {
+      spec,
+      ...configRevisionOf(history.deployed(configRelease)),
+    }),
+    objects: appRelease.objects,
+    // A spec change that renders the same objects (deploy-timeout, config --no-restart) makes
+    // no revision: the record is what produced the revision, kept with it when it is made.
+    recordOnlyKeys: [RECORDED_KEY],
+    signal: ctx.signal,
+  };
   if (dryRun) {
-    if (appRelease)
-      await plan(
-        await engine.plan({
-          release: releaseNames.app(app),
-          chart: appRelease.chart,
-          values: withRecord(appRelease.values, {
-            spec,
-            ...configRevisionOf(history.deployed(configRelease)),
-          }),
-          objects: appRelease.objects,
-          recordOnlyKeys: [RECORDED_KEY],
-          signal: ctx.signal,
-        }),
-      );
+    if (appInput) await plan(await engine.plan(appInput));
     return dryRunResult(change.what, plans, newNamespace);
   }
 
   let revision: number | undefined;
-  if (appRelease) {
+  if (appInput) {
     const forward = progressForwarder(ctx, app);
     const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
     let result: Awaited<ReturnType<typeof engine.upgrade>>;
     try {
       result = await engine.upgrade({
+        ...appInput,
         app,
-        release: releaseNames.app(app),
-        chart: appRelease.chart,
-        // The spec and the config revision go with the objects, so a rollback can restore them.
-        values: withRecord(appRelease.values, {
-          spec,
-          ...configRevisionOf(history.deployed(configRelease)),
-        }),
-        objects: appRelease.objects,
-        // A spec change that renders the same objects (deploy-timeout, config --no-restart) makes
-        // no revision: the record is what produced the revision, kept with it when it is made.
-        recordOnlyKeys: [RECORDED_KEY],
         holder,
         wait: { timeoutMs: timeoutSeconds * 1000, rollouts: true },
         rollbackOnFailure: spec.properties.rollbackOnFailure ?? APP_DEFAULTS.rollbackOnFailure,
         description: change.what,
         onProgress: forward.listener,
-        signal: ctx.signal,
         onInterrupt,
       });
     } catch (err) {
