@@ -32,6 +32,7 @@ export const JOB_TYPES = [
   'logs',
   'registry-login',
   'registry-logout',
+  'dry-run',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

@@ -6,6 +6,7 @@ import { configReadContract } from './schemas/config-read.ts';
 import { deployContract } from './schemas/deploy.ts';
 import { destroyContract } from './schemas/destroy.ts';
 import { domainsContract } from './schemas/domains.ts';
+import { dryRunContract } from './schemas/dry-run.ts';
 import { logsContract } from './schemas/logs.ts';
 import { mountsContract } from './schemas/mounts.ts';
 import { portsContract } from './schemas/ports.ts';
@@ -56,6 +57,7 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   logs: logsContract as JobContract<never>,
   'registry-login': registryLoginContract as JobContract<never>,
   'registry-logout': registryLogoutContract as JobContract<never>,
+  'dry-run': dryRunContract as JobContract<never>,
 };
 
 export function isJobType(type: string): type is JobType {
@@ -79,6 +81,14 @@ export function countsAsNewerWork(type: string): boolean {
 export const NEUTRAL_TYPES: readonly JobType[] = JOB_TYPES.filter((t) => !countsAsNewerWork(t));
 
 /**
+ * The job types a supersession walk passes between two jobs of one type: the neutral ones but a
+ * dry run, which shows the state the lane has at its place — skipping a deploy queued before it
+ * for one queued after it would make the plan show a state the app never had there
+ * (src/jobs/schemas/dry-run.ts).
+ */
+export const PASSABLE_TYPES: readonly JobType[] = NEUTRAL_TYPES.filter((t) => t !== 'dry-run');
+
+/**
  * How the acquire script decides whether a job of this contract is superseded (see
  * docs/ordering.md): an operator change only by a newer job of its type with nothing but neutral
  * jobs between them (`adjacent`); a neutral job by the newest of its type, whatever lies between
@@ -92,5 +102,5 @@ export function supersessionOf(contract: Pick<JobContract<unknown>, 'supersedeKe
   if (!contract.supersedeKey) return {};
   return contract.operatorChange === false
     ? { supersedeKey: contract.supersedeKey, supersedeRule: 'any' }
-    : { supersedeKey: contract.supersedeKey, supersedeRule: 'adjacent', passable: NEUTRAL_TYPES };
+    : { supersedeKey: contract.supersedeKey, supersedeRule: 'adjacent', passable: PASSABLE_TYPES };
 }

@@ -150,7 +150,7 @@ function toStatus(
   }
   // Destroyed: the last operator change was a destroy, and nothing but a job that is not newer work
   // finished since — a reconcile (a no-op for an app without a record: sync may have enqueued it
-  // before the destroy) or a read in the app's lane (a `config:show` of the destroyed app).
+  // before the destroy) a read in the app's lane (a `config:show` of the destroyed app) or a dry run.
   if (change?.type === 'destroy' && last && (last.type === 'destroy' || !countsAsNewerWork(last.type)))
     status.destroyed = true;
   const renamed = parseRenamed(hash[RENAMED_FIELD]);

@@ -52,6 +52,7 @@ import { type Emit, progressEmitter } from './progress.ts';
 import { hasPodTemplate } from './pull-secret-leaks.ts';
 import { type RedactionReport, redactHistory } from './redact-history.ts';
 import type { ReleaseCluster, WriteCondition } from './release-cluster.ts';
+import { type PlanParts, planUninstall, planUpgrade, type ReleasePlan } from './release-plan.ts';
 import {
   type Desired,
   type EngineParts,
@@ -77,6 +78,7 @@ import {
 } from './secret-values.ts';
 import type {
   InterruptDecision,
+  PlanInput,
   RollbackInput,
   UninstallInput,
   UninstallResult,
@@ -289,6 +291,44 @@ export class ReleaseEngine {
     emit('uninstall', `deleting the history of ${input.release}`, { percent: 95, revision: last.revision });
     await this.store.deleteRelease(input.release);
     return { release: input.release, existed: true, deleted };
+  }
+
+  /**
+   * A dry run of `upgrade`: what it would do to each object (release-plan.ts), and whether it would
+   * make a new revision, decided as `upgrade` decides (same content digest, recordOnlyKeys). Reads
+   * the caches an upgrade reads and writes nothing: no revision, no apply, no delete.
+   */
+  async plan(input: PlanInput): Promise<ReleasePlan> {
+    const objects = await this.prepare(input.objects, input.release);
+    const stored = objects.map((o) => redactObject(o, this.digester, this.sealer));
+    const content: ReleaseContent = { chart: input.chart, values: input.values, objects: stored };
+    const deployed = this.store.deployed(input.release);
+    const same =
+      deployed !== undefined &&
+      (deployed.digest === contentDigest(content) ||
+        (await this.equalButRecord(
+          {
+            release: input.release,
+            content,
+            ...(input.recordOnlyKeys ? { recordOnlyKeys: input.recordOnlyKeys } : {}),
+          },
+          deployed,
+        )));
+    return planUpgrade(this.planParts(), input.release, desiredOf(objects, stored), !same, input.signal);
+  }
+
+  /** A dry run of `uninstall`: every live object of the release, as a delete. Writes nothing. */
+  planUninstall(release: string, signal?: AbortSignal): Promise<ReleasePlan> {
+    return planUninstall(this.planParts(), release, signal);
+  }
+
+  private planParts(): PlanParts {
+    return {
+      history: this.store,
+      live: this.cluster.live,
+      digester: this.digester,
+      observe: (release, objects, signal) => this.observer.observe(release, objects, signal),
+    };
   }
 
   /**
@@ -530,7 +570,10 @@ export class ReleaseEngine {
    * Whether the content differs from the deployed revision's only in `recordOnlyKeys` of its
    * values (one read of the deployed content, only when such keys are given and digests differ).
    */
-  private async equalButRecord(p: DeployParams, deployed: RevisionInfo): Promise<boolean> {
+  private async equalButRecord(
+    p: Pick<DeployParams, 'release' | 'content' | 'recordOnlyKeys'>,
+    deployed: RevisionInfo,
+  ): Promise<boolean> {
     const keys = p.recordOnlyKeys;
     if (!keys || keys.length === 0) return false;
     const stored = await this.store.read(p.release, deployed.revision).catch(() => undefined);

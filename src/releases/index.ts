@@ -16,10 +16,12 @@ export {
 } from './errors.ts';
 export type { ProgressEvent, ProgressListener, ProgressStep } from './events.ts';
 export { createReleaseEngine, type KubeReleaseEngineOptions } from './kube-engine.ts';
+export type { ObjectDiff, ValueChange } from './object-diff.ts';
 export { MANAGED_BY, MANAGED_BY_LABEL, MANAGED_SELECTOR, RELEASE_LABEL } from './objects.ts';
 export type { Observed } from './observe.ts';
 export { INTERRUPTED, rollbackTargetOf } from './plan.ts';
 export type { RedactionReport } from './redact-history.ts';
+export type { PlanAction, PlannedObject, ReleasePlan } from './release-plan.ts';
 export { claimReadiness, deploymentReadiness, type Readiness } from './rollout.ts';
 export {
   describeLost,
@@ -30,6 +32,7 @@ export {
 } from './secret-values.ts';
 export type {
   InterruptDecision,
+  PlanInput,
   RollbackInput,
   UninstallInput,
   UninstallResult,

@@ -113,3 +113,14 @@ export interface UninstallResult {
   existed: boolean;
   deleted: ObjectRef[];
 }
+
+/** What `plan` (a dry run of an upgrade) is given: an upgrade's content, without what writes need. */
+export interface PlanInput {
+  release: string;
+  chart: { name: string; version: string };
+  values: Record<string, unknown>;
+  objects: ReleaseObject[];
+  /** UpgradeInput.recordOnlyKeys: decides whether the upgrade would make a new revision. */
+  recordOnlyKeys?: readonly string[];
+  signal?: AbortSignal;
+}

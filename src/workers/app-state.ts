@@ -38,10 +38,15 @@ export const appSpecCodec: SpecCodec<AppSpec> = {
   },
 };
 
-export async function loadAppState(cluster: Cluster, app: string): Promise<AppState> {
+export async function loadAppState(
+  cluster: Cluster,
+  app: string,
+  options: { dryRun?: boolean } = {},
+): Promise<AppState> {
   const { apps, engine } = cluster;
-  // History an older worker may have written with values in it: redacted before it is read.
-  await engine.redactHistory([releaseNames.config(app), releaseNames.pullSecret(app)]);
+  // History an older worker may have written with values in it: redacted before it is read (not
+  // by a dry run, which writes nothing: the values are read from the live Secret either way).
+  if (!options.dryRun) await engine.redactHistory([releaseNames.config(app), releaseNames.pullSecret(app)]);
   const record = apps.get(app);
   if (record?.unreadableSpec !== undefined) {
     throw new PermanentError(

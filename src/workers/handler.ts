@@ -64,6 +64,13 @@ export interface HandlerContext<P> {
    * (success or failure); the last call wins.
    */
   report(release: ReleaseReport): void;
+  /**
+   * A dry run (a `dry-run` job standing for this one, src/jobs/schemas/dry-run.ts): the handler
+   * checks and renders as usual, plans each write instead of making it (the deploy pipeline asks
+   * the engine for a plan), and writes nothing — no cluster object, no history, no app record, no
+   * Redis record beyond the job's own result.
+   */
+  dryRun?: boolean;
   logger: Logger;
   services: WorkerServices;
   /** A line in the job's log, streamed to whoever waits on the job (`--wait`). */

@@ -126,7 +126,45 @@ describe('job contracts', () => {
       global: true,
     },
     'registry-logout': { server: 'ghcr.io', app: 'web' },
+    'dry-run': {
+      type: 'config',
+      payload: { app: 'web', set: { A: sealer.seal('1', sealContext.config('web', 'A')) } },
+    },
   };
+
+  it('dry-run: the inner payload validated by its own contract, in its lane, for the plannable types only', () => {
+    const valid = validateJob('dry-run', {
+      type: 'domains',
+      payload: { app: 'web', action: 'remove', domains: ['a.example.com'] },
+    });
+    expect(valid.payload).toEqual({
+      type: 'domains',
+      payload: { app: 'web', action: 'remove', domains: ['a.example.com'] },
+    });
+    const contract = contractFor('dry-run');
+    expect(contract.lane(valid.payload)).toEqual({ kind: 'app', name: 'web' });
+    expect(contract.app(valid.payload)).toBe('web');
+    expect(contract.describe(valid.payload)).toBe('dry run: domains remove web a.example.com');
+    expect(contract.operatorChange).toBe(false);
+    expect(contract.supersedeKey).toBeUndefined();
+    // Defaults of the inner schema apply (config's restart).
+    expect(validateJob('dry-run', samples['dry-run']).payload).toMatchObject({
+      payload: { restart: true, unset: [] },
+    });
+    // A mount holds its entry's lane, dry or not.
+    const mount = validateJob('dry-run', {
+      type: 'mounts',
+      payload: { app: 'web', action: 'mount', mount: { entry: 'data', mountPath: '/data' } },
+    });
+    expect(contract.barrierLane?.(mount.payload)).toEqual({ kind: 'storage', name: 'data' });
+    expect(() => validateJob('dry-run', { type: 'deploy', payload: { app: 'web' } })).toThrow(
+      /payload\.image: is required/,
+    );
+    expect(() =>
+      validateJob('dry-run', { type: 'rename', payload: { app: 'web', newName: 'shop' } }),
+    ).toThrow(/type: has no dry run \(dry runs exist for: deploy, config/);
+    expect(() => validateJob('dry-run', { type: 'deploy', payload: {}, extra: 1 })).toThrow(/extra/i);
+  });
 
   it.each(JOB_TYPES)('%s has a valid sample, a lane rule and a secret-free description', (type) => {
     const valid = validateJob(type, samples[type]);

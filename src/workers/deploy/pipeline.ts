@@ -14,6 +14,9 @@
  * idempotent (unchanged releases are no-ops with zero writes), so a retried or resumed job
  * converges. The spec is saved last: a job whose app release failed leaves the previous spec in
  * place for the next job (docs/apps.md).
+ *
+ * A dry run (ctx.dryRun, dry-run.ts) runs the same checks and renders, and asks the engine for a plan
+ * of each release where a real run writes it: nothing is written, the plans are the job's result.
  */
 import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts';
 import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
@@ -22,11 +25,12 @@ import { normalizeRegistryServer, registryHostOf } from '../../apps/registry-hos
 import { releaseNames } from '../../apps/releases.ts';
 import { RECORDED_KEY, withRecord } from '../../apps/revision-record.ts';
 import type { AppSpec } from '../../apps/spec.ts';
-import type { LiveValues } from '../../releases/index.ts';
+import type { LiveValues, ReleasePlan } from '../../releases/index.ts';
 import { validSpec } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
 import type { HandlerContext, HandlerResult } from '../handler.ts';
 import { type GlobalCredential, globalCredentialSnapshot } from '../registry/global-credentials.ts';
+import { dryRunResult, namespaceMissing, planLine } from './dry-run.ts';
 import { followFleetCredential, globalPullSecretPlan, isFleetPullSecret } from './fleet-pull-secret.ts';
 import { keptPullSecret } from './kept-pull-secret.ts';
 import { lostConfigMessage } from './lost-secrets.ts';
@@ -71,6 +75,9 @@ export async function runAppPipeline(
   const namespace = namespaceOf(spec);
   const holder = ctx.idempotencyKey;
   const onInterrupt = interruptDecision(ctx);
+  const dryRun = ctx.dryRun === true;
+  const plans: ReleasePlan[] = [];
+  let newNamespace: string | undefined;
 
   // 1. Everything that can be checked, before the first write.
   await ctx.progress({ step: 'validate', message: `rendering the charts of ${app}` });
@@ -126,52 +133,65 @@ export async function runAppPipeline(
     ctx.signal,
     change.takeDomainsFrom,
   );
-  if (installConfig || pullSecret.action === 'install') {
+  if ((installConfig || pullSecret.action === 'install') && dryRun) {
+    if (await namespaceMissing(kube.core, namespace)) {
+      newNamespace = namespace;
+      await ctx.log(`namespace ${namespace}: would be created`);
+    }
+  } else if (installConfig || pullSecret.action === 'install') {
     const created = await ensureNamespace(kube.core, namespace);
     if (created === 'created') await ctx.log(`namespace ${namespace}: created`);
   }
+  /** A dry run's plan of a release, in place of its write; logged as the real run logs its outcome. */
+  const plan = async (planned: ReleasePlan) => {
+    plans.push(planned);
+    await ctx.log(planLine(planned));
+  };
 
   if (installConfig && change.configLost) {
     await ctx.log(lostConfigMessage(app, change.configLost));
   } else if (installConfig) {
-    const configResult = await engine.upgrade({
-      app,
+    const configInput = {
       release: configRelease,
       chart: config.chart,
       // The values stored with the revision name the keys only; the engine stores a digest of each
       // value in place of the Secret's data (docs/releases.md, "Secret values").
       values: { app, namespace, keys: Object.keys(change.env).sort() },
       objects: config.objects,
-      holder,
-      wait: false,
       signal: ctx.signal,
-      onInterrupt,
-    });
-    await ctx.log(`${configResult.release}: ${outcomeText(configResult.outcome, configResult.revision)}`);
+    };
+    if (dryRun) await plan(await engine.plan(configInput));
+    else {
+      const configResult = await engine.upgrade({ ...configInput, app, holder, wait: false, onInterrupt });
+      await ctx.log(`${configResult.release}: ${outcomeText(configResult.outcome, configResult.revision)}`);
+    }
   }
 
   if (pullSecret.action === 'install') {
-    const r = await engine.upgrade({
-      app,
+    const pullSecretInput = {
       release: releaseNames.pullSecret(app),
       chart: pullSecret.rendered.chart,
       values: pullSecret.values,
       objects: pullSecret.rendered.objects,
-      holder,
-      wait: false,
       signal: ctx.signal,
-      onInterrupt,
-    });
-    await ctx.log(`${r.release}: ${outcomeText(r.outcome, r.revision)}`);
+    };
+    if (dryRun) await plan(await engine.plan(pullSecretInput));
+    else {
+      const r = await engine.upgrade({ ...pullSecretInput, app, holder, wait: false, onInterrupt });
+      await ctx.log(`${r.release}: ${outcomeText(r.outcome, r.revision)}`);
+    }
   } else if (pullSecret.action === 'lost') {
     await ctx.log(pullSecret.message);
+  } else if (pullSecret.action === 'uninstall' && dryRun) {
+    if (engine.history(releaseNames.pullSecret(app)).length > 0)
+      await plan(await engine.planUninstall(releaseNames.pullSecret(app), ctx.signal));
   } else if (pullSecret.action === 'uninstall') {
     const r = await engine.uninstall({ release: releaseNames.pullSecret(app), holder, signal: ctx.signal });
     if (r.existed) await ctx.log(`${r.release}: uninstalled (${pullSecret.why})`);
   }
   // A rotation between our read of the store and now may have been overwritten by what we wrote.
   const followed =
-    fleet && fleetHost
+    !dryRun && fleet && fleetHost
       ? await followFleetCredential(
           ctx,
           cluster,
@@ -180,31 +200,39 @@ export async function runAppPipeline(
         )
       : undefined;
 
+  const appInput = appRelease && {
+    release: releaseNames.app(app),
+    chart: appRelease.chart,
+    // The spec and the config revision go with the objects, so a rollback can restore them.
+    values: withRecord(appRelease.values, {
+      spec,
+      ...configRevisionOf(history.deployed(configRelease)),
+    }),
+    objects: appRelease.objects,
+    // A spec change that renders the same objects (deploy-timeout, config --no-restart) makes
+    // no revision: the record is what produced the revision, kept with it when it is made.
+    recordOnlyKeys: [RECORDED_KEY],
+    signal: ctx.signal,
+  };
+  if (dryRun) {
+    if (appInput) await plan(await engine.plan(appInput));
+    return dryRunResult(change.what, plans, newNamespace);
+  }
+
   let revision: number | undefined;
-  if (appRelease) {
+  if (appInput) {
     const forward = progressForwarder(ctx, app);
     const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
     let result: Awaited<ReturnType<typeof engine.upgrade>>;
     try {
       result = await engine.upgrade({
+        ...appInput,
         app,
-        release: releaseNames.app(app),
-        chart: appRelease.chart,
-        // The spec and the config revision go with the objects, so a rollback can restore them.
-        values: withRecord(appRelease.values, {
-          spec,
-          ...configRevisionOf(history.deployed(configRelease)),
-        }),
-        objects: appRelease.objects,
-        // A spec change that renders the same objects (deploy-timeout, config --no-restart) makes
-        // no revision: the record is what produced the revision, kept with it when it is made.
-        recordOnlyKeys: [RECORDED_KEY],
         holder,
         wait: { timeoutMs: timeoutSeconds * 1000, rollouts: true },
         rollbackOnFailure: spec.properties.rollbackOnFailure ?? APP_DEFAULTS.rollbackOnFailure,
         description: change.what,
         onProgress: forward.listener,
-        signal: ctx.signal,
         onInterrupt,
       });
     } catch (err) {

@@ -15,7 +15,7 @@ import { recordTypes } from './record-types.ts';
 export const configHandler: Handler<ConfigPayload> = async (ctx) => {
   const { app, set, unset, restart } = ctx.payload;
   const cluster = await ctx.services.cluster();
-  const state = await loadAppState(cluster, app);
+  const state = await loadAppState(cluster, app, { dryRun: ctx.dryRun === true });
   refuseLostConfig(app, state.configLost, Object.keys(set), unset);
   const env = { ...state.env };
   for (const [key, sealed] of Object.entries(set))

@@ -14,7 +14,7 @@ import { recordTypes } from './record-types.ts';
 export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   const { app, registry } = ctx.payload;
   const cluster = await ctx.services.cluster();
-  const state = await loadAppState(cluster, app);
+  const state = await loadAppState(cluster, app, { dryRun: ctx.dryRun === true });
   // Refuses (before anything is written) a formation or healthcheck naming a type the app lacks.
   // A deploy restarts every pod anyway, so it picks up config set with --no-restart. (Not when
   // values are lost: config-{app} is left as it is, and so is the digest of what it holds.)
@@ -32,7 +32,8 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   });
   // Only a Procfile that no longer declares a type removes it (docs/apps.md); say so, since it
   // deletes running objects. Before the app's first image there were no objects to delete.
-  if (state.spec.image) {
+  // (A dry run's plan lists those deletes itself.)
+  if (state.spec.image && !ctx.dryRun) {
     for (const type of removedProcessTypes(state.spec, spec))
       await ctx.log(
         `process type ${type} removed (not in the Procfile): ${deletedObjects(state.spec, type)} deleted`,

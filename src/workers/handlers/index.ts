@@ -16,6 +16,7 @@ import { configHandler } from './config.ts';
 import { configReadHandler } from './config-read.ts';
 import { deployHandler } from './deploy.ts';
 import { destroyHandler } from './destroy.ts';
+import { dryRunHandler } from './dry-run.ts';
 import { logsHandler } from './logs.ts';
 import { mountsHandler } from './mounts.ts';
 import { pruneHandler } from './prune.ts';
@@ -33,7 +34,7 @@ import { storageListHandler, storageStatusHandler } from './storage-status.ts';
 import { syncHandler } from './sync.ts';
 
 export function defaultHandlers(): HandlerRegistry {
-  return new HandlerRegistry()
+  const registry: HandlerRegistry = new HandlerRegistry()
     .register('sync', syncHandler)
     .register('prune', pruneHandler)
     .register('deploy', deployHandler)
@@ -114,4 +115,9 @@ export function defaultHandlers(): HandlerRegistry {
           `${p.kind === 'limit' ? 'limits' : 'requests'} of ${p.process ?? 'every process type'}: ${describeValues(p)}`,
       ),
     );
+  // The handlers of the jobs a dry run stands for are this registry's own.
+  return registry.register(
+    'dry-run',
+    dryRunHandler((type) => registry.get(type)),
+  );
 }

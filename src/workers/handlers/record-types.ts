@@ -8,6 +8,8 @@ import { recordProcessTypes } from '../../jobs/app-processes.ts';
 import type { HandlerContext } from '../handler.ts';
 
 export async function recordTypes(ctx: HandlerContext<unknown>, spec: AppSpec): Promise<void> {
+  // A dry run's spec is not the app's: nothing deployed it.
+  if (ctx.dryRun) return;
   try {
     await recordProcessTypes(ctx.services.redis, spec.app, Object.keys(spec.processes));
   } catch (err) {

@@ -15,7 +15,7 @@ export function specChangeHandler<P extends { app: string }>(
 ): Handler<P> {
   return async (ctx) => {
     const cluster = await ctx.services.cluster();
-    const state = await loadAppState(cluster, ctx.payload.app);
+    const state = await loadAppState(cluster, ctx.payload.app, { dryRun: ctx.dryRun === true });
     if (options.onlyKnownApps && !state.known)
       return { summary: `nothing to do: app ${ctx.payload.app} has no saved spec in this cluster` };
     const spec = change(state.spec, ctx.payload);

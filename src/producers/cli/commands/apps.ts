@@ -10,6 +10,7 @@ import {
 } from '../../../jobs/status.ts';
 import { issuesOf, validateJob } from '../../../jobs/validate.ts';
 import { confirmByName } from '../confirm.ts';
+import { DRY_RUN_OPTION, type DryRunOptions, submitAppJob } from '../dry-run.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createOutput, formatTime, keyValues, table } from '../output.ts';
 import { action, type CommonOptions, submit, withClient } from '../runtime.ts';
@@ -22,10 +23,11 @@ export function registerApps(program: Command): void {
       .command('apps:rename')
       .description('Rename an app (resumable: install under the new name, then remove the old releases)')
       .argument('<app>', 'current name')
-      .argument('<new-name>', 'new name'),
+      .argument('<new-name>', 'new name')
+      .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, newName: string, options: CommonOptions) =>
-      submit('rename', { app, newName }, options),
+      submitAppJob('rename', { app, newName }, options),
     ),
   );
 
@@ -37,12 +39,14 @@ export function registerApps(program: Command): void {
       )
       .argument('<app>', 'app name')
       .option('--force', 'confirm without asking: destroying an app cannot be undone')
-      .option('--with-storage', 'also destroy the storage entries the app mounts (kept by default)'),
+      .option('--with-storage', 'also destroy the storage entries the app mounts (kept by default)')
+      .option(...DRY_RUN_OPTION),
   ).action(
-    action(async (app: string, options: CommonOptions & { force?: boolean; withStorage?: boolean }) => {
+    action(async (app: string, options: DryRunOptions & { force?: boolean; withStorage?: boolean }) => {
       validateJob('destroy', { app, withStorage: Boolean(options.withStorage) });
-      await confirmByName(`destroying ${app}`, app, options.force);
-      return submit('destroy', { app, withStorage: Boolean(options.withStorage) }, options);
+      // A dry run destroys nothing: no name to confirm.
+      if (!options.dryRun) await confirmByName(`destroying ${app}`, app, options.force);
+      return submitAppJob('destroy', { app, withStorage: Boolean(options.withStorage) }, options);
     }),
   );
 

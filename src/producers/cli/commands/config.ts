@@ -16,10 +16,11 @@ import { formatDotenv, parseDotenv } from '../../sources/dotenv.ts';
 import { readInputFile } from '../../sources/read-file.ts';
 import { readStdinInput } from '../../sources/read-stdin.ts';
 import { alignedLines, maskedObject } from '../config-view.ts';
+import { DRY_RUN_OPTION, type DryRunOptions, submitAppJob } from '../dry-run.ts';
 import { action, type CommonOptions, parseAssignments, type ResultView, sealer, submit } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
-interface ConfigOptions extends CommonOptions {
+interface ConfigOptions extends DryRunOptions {
   restart: boolean;
   envFile?: string[];
 }
@@ -99,11 +100,12 @@ export function registerConfig(program: Command): void {
         'read variables from a dotenv file (repeatable; later files, then stdin, then KEY=VALUE pairs win)',
         collect,
       )
-      .option('--no-restart', 'do not roll the pods (they see the values on their next restart)'),
+      .option('--no-restart', 'do not roll the pods (they see the values on their next restart)')
+      .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, assignments: string[], options: ConfigOptions) => {
       const plain = await assignmentsOf(app, assignments, options);
-      return submit(
+      return submitAppJob(
         'config',
         { app, set: sealConfigSet(sealer(), app, plain), unset: [], restart: options.restart },
         options,
@@ -117,10 +119,11 @@ export function registerConfig(program: Command): void {
       .description('Unset environment variables')
       .argument('<app>', 'app name')
       .argument('<keys...>', 'variable names')
-      .option('--no-restart', 'do not roll the pods'),
+      .option('--no-restart', 'do not roll the pods')
+      .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, keys: string[], options: ConfigOptions) =>
-      submit('config', { app, set: {}, unset: keys, restart: options.restart }, options),
+      submitAppJob('config', { app, set: {}, unset: keys, restart: options.restart }, options),
     ),
   );
 

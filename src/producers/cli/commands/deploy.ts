@@ -6,7 +6,8 @@ import { sealContext } from '../../../jobs/sealing.ts';
 import { APP_JSON_MAX_BYTES, type AppJsonParts, parseAppJson } from '../../sources/app-json.ts';
 import { PROCFILE_MAX_BYTES, parseProcfile } from '../../sources/procfile.ts';
 import { readInputFile } from '../../sources/read-file.ts';
-import { action, type CommonOptions, sealer, submit } from '../runtime.ts';
+import { DRY_RUN_OPTION, submitAppJob } from '../dry-run.ts';
+import { action, type CommonOptions, sealer } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
 interface DeployOptions extends CommonOptions {
@@ -150,11 +151,12 @@ export function registerDeploy(program: Command): void {
         '--registry-password-stdin',
         'read the registry password from stdin (it is sealed before enqueueing)',
       )
-      .option('--clear-registry', "forget the app's registry credentials (uninstalls pull-secret-{app})"),
+      .option('--clear-registry', "forget the app's registry credentials (uninstalls pull-secret-{app})")
+      .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, options: DeployOptions) => {
       const payload = await deployPayloadFrom(app, options);
-      return submit('deploy', payload, options, (redis) => refuseTypesTheAppLacks(redis, app, payload));
+      return submitAppJob('deploy', payload, options, (redis) => refuseTypesTheAppLacks(redis, app, payload));
     }),
   );
 }

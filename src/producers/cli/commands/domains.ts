@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { LIST_ACTIONS, type ListAction } from '../../../jobs/schemas/list-change.ts';
-import { action, type CommonOptions, submit } from '../runtime.ts';
+import { DRY_RUN_OPTION, type DryRunOptions, submitAppJob } from '../dry-run.ts';
+import { action } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
 interface ListCommands {
@@ -40,13 +41,14 @@ export function registerDomains(program: Command): void {
       const command = program
         .command(`${list.name}:${verb}`)
         .description(list.descriptions[verb])
-        .argument('<app>', 'app name');
+        .argument('<app>', 'app name')
+        .option(...DRY_RUN_OPTION);
       if (verb !== 'clear') command.argument(verb === 'set' ? '[items...]' : '<items...>', list.item);
       withSubmitOptions(command).action(
         action(async (app: string, ...rest: unknown[]) => {
           const items = verb === 'clear' ? [] : ((rest[0] as string[] | undefined) ?? []);
-          const options = (verb === 'clear' ? rest[0] : rest[1]) as CommonOptions;
-          return submit(list.name, { app, action: verb, [list.name]: items }, options);
+          const options = (verb === 'clear' ? rest[0] : rest[1]) as DryRunOptions;
+          return submitAppJob(list.name, { app, action: verb, [list.name]: items }, options);
         }),
       );
     }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
 import { PROPERTY_NAMES, type PropertyName } from '../../../jobs/schemas/properties.ts';
-import { action, type CommonOptions, submit } from '../runtime.ts';
+import { DRY_RUN_OPTION, type DryRunOptions, submitAppJob } from '../dry-run.ts';
+import { action } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
 function property(name: string): (typeof PROPERTY_NAMES)[PropertyName] {
@@ -24,11 +25,12 @@ export function registerProperties(program: Command): void {
       .description(`Set an app property (${Object.keys(PROPERTY_NAMES).join(', ')})`)
       .argument('<app>', 'app name')
       .argument('<property>', 'property name')
-      .argument('<value>', 'value (labels and annotations take a JSON object)'),
+      .argument('<value>', 'value (labels and annotations take a JSON object)')
+      .option(...DRY_RUN_OPTION),
   ).action(
-    action(async (app: string, name: string, value: string, options: CommonOptions) => {
+    action(async (app: string, name: string, value: string, options: DryRunOptions) => {
       const entry = property(name);
-      return submit('properties', { app, set: { [entry.field]: entry.parse(value) } }, options);
+      return submitAppJob('properties', { app, set: { [entry.field]: entry.parse(value) } }, options);
     }),
   );
   withSubmitOptions(
@@ -36,10 +38,11 @@ export function registerProperties(program: Command): void {
       .command('properties:unset')
       .description('Reset an app property to its default')
       .argument('<app>', 'app name')
-      .argument('<property>', 'property name'),
+      .argument('<property>', 'property name')
+      .option(...DRY_RUN_OPTION),
   ).action(
-    action(async (app: string, name: string, options: CommonOptions) =>
-      submit('properties', { app, set: { [property(name).field]: null } }, options),
+    action(async (app: string, name: string, options: DryRunOptions) =>
+      submitAppJob('properties', { app, set: { [property(name).field]: null } }, options),
     ),
   );
 }

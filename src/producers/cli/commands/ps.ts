@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
 import { settledProcessTypes, unknownScaleTypes } from '../../../jobs/app-processes.ts';
-import { action, type CommonOptions, parseAssignments, submit } from '../runtime.ts';
+import { DRY_RUN_OPTION, submitAppJob } from '../dry-run.ts';
+import { action, type CommonOptions, parseAssignments } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
 export function registerPs(program: Command): void {
@@ -10,7 +11,8 @@ export function registerPs(program: Command): void {
       .command('ps:scale')
       .description('Set replica counts of process types')
       .argument('<app>', 'app name')
-      .argument('<counts...>', 'TYPE=COUNT pairs, e.g. web=2 worker=1'),
+      .argument('<counts...>', 'TYPE=COUNT pairs, e.g. web=2 worker=1')
+      .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, counts: string[], options: CommonOptions) => {
       const processes: Record<string, number> = {};
@@ -22,7 +24,7 @@ export function registerPs(program: Command): void {
         }
         processes[type] = Number(count);
       }
-      return submit('scale', { app, processes }, options, async (redis) => {
+      return submitAppJob('scale', { app, processes }, options, async (redis) => {
         // Refused here when the app's types are known and nothing is queued ahead; else the worker refuses.
         const known = await settledProcessTypes(redis, app);
         const issues = known ? unknownScaleTypes(app, Object.keys(processes), known) : [];
@@ -36,7 +38,8 @@ export function registerPs(program: Command): void {
       .command('ps:restart')
       .description('Rolling restart of every process type, or of TYPE (as kubectl rollout restart)')
       .argument('<app>', 'app name')
-      .argument('[type]', 'only this process type'),
+      .argument('[type]', 'only this process type')
+      .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, type: string | undefined, options: CommonOptions) => {
       // The time is fixed here: a retried job renders the same annotation and restarts nothing twice.
@@ -46,7 +49,7 @@ export function registerPs(program: Command): void {
         ...(type ? { process: type } : {}),
         at: new Date().toISOString(),
       };
-      return submit('ps', payload, options, async (redis) => {
+      return submitAppJob('ps', payload, options, async (redis) => {
         const known = type ? await settledProcessTypes(redis, app) : undefined;
         const issues = known && type ? unknownScaleTypes(app, [type], known) : [];
         if (issues.length > 0)
@@ -62,17 +65,23 @@ export function registerPs(program: Command): void {
     program
       .command('ps:stop')
       .description('Scale every process type to 0, keeping the formation for ps:start')
-      .argument('<app>', 'app name'),
+      .argument('<app>', 'app name')
+      .option(...DRY_RUN_OPTION),
   ).action(
-    action(async (app: string, options: CommonOptions) => submit('ps', { app, action: 'stop' }, options)),
+    action(async (app: string, options: CommonOptions) =>
+      submitAppJob('ps', { app, action: 'stop' }, options),
+    ),
   );
 
   withSubmitOptions(
     program
       .command('ps:start')
       .description('Bring back the formation the app had before ps:stop')
-      .argument('<app>', 'app name'),
+      .argument('<app>', 'app name')
+      .option(...DRY_RUN_OPTION),
   ).action(
-    action(async (app: string, options: CommonOptions) => submit('ps', { app, action: 'start' }, options)),
+    action(async (app: string, options: CommonOptions) =>
+      submitAppJob('ps', { app, action: 'start' }, options),
+    ),
   );
 }

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
 import type { JobClient } from '../../../jobs/client.ts';
 import type { ReleaseEntry } from '../../../jobs/schemas/releases.ts';
+import { DRY_RUN_OPTION, submitAppJob } from '../dry-run.ts';
 import { formatTime, table } from '../output.ts';
 import { action, type CommonOptions, type ResultView, submit } from '../runtime.ts';
 import { stdoutStyle } from '../style.ts';
@@ -32,14 +33,15 @@ export function registerReleases(program: Command): void {
       .command('releases:rollback')
       .description('Restore an earlier app revision (default: the previous deployed one) as a new revision')
       .argument('<app>', 'app name')
-      .argument('[revision]', 'the revision to restore (see `releases APP`)'),
+      .argument('[revision]', 'the revision to restore (see `releases APP`)')
+      .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, revision: string | undefined, options: CommonOptions) => {
       if (revision !== undefined && !/^[1-9]\d*$/.test(revision))
         throw new InvalidInputError([
           { path: 'revision', message: `"${revision}" is not a revision number` },
         ]);
-      return submit('rollback', { app, ...(revision ? { revision: Number(revision) } : {}) }, options);
+      return submitAppJob('rollback', { app, ...(revision ? { revision: Number(revision) } : {}) }, options);
     }),
   );
 }

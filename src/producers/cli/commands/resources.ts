@@ -1,6 +1,7 @@
 /** `resource:limit` and `resource:reserve`: containers' CPU and memory limits and requests (docs/apps.md). */
 import type { Command } from 'commander';
-import { action, type CommonOptions, submit } from '../runtime.ts';
+import { DRY_RUN_OPTION, submitAppJob } from '../dry-run.ts';
+import { action, type CommonOptions } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
 interface ResourceOptions extends CommonOptions {
@@ -25,10 +26,11 @@ export function registerResources(program: Command): void {
         .option('--process <type>', 'only this process type')
         .option('--cpu <quantity>', 'CPU, e.g. 250m or 1.5')
         .option('--memory <quantity>', 'memory, e.g. 512Mi')
-        .option('--clear', `remove the ${what} (back to the defaults)`),
+        .option('--clear', `remove the ${what} (back to the defaults)`)
+        .option(...DRY_RUN_OPTION),
     ).action(
       action(async (app: string, options: ResourceOptions) =>
-        submit(
+        submitAppJob(
           'resources',
           {
             app,

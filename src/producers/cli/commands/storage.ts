@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DRY_RUN_OPTION, submitAppJob } from '../dry-run.ts';
 import { keyValues, table } from '../output.ts';
 import { action, type CommonOptions, type ResultView, submit } from '../runtime.ts';
 import { stdoutStyle } from '../style.ts';
@@ -81,13 +82,14 @@ export function registerStorage(program: Command): void {
       .argument('<app>', 'app name')
       .argument('<mount>', 'ENTRY:/path, or ENTRY:/path:ro for a read-only mount')
       .option('--sub-path <path>', 'mount this directory of the volume instead of its root')
-      .option('--process <type>', "mount into this process type's Deployment only (no CronJob)"),
+      .option('--process <type>', "mount into this process type's Deployment only (no CronJob)")
+      .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, spec: string, options: MountOptions) => {
       const mount: Record<string, unknown> = parseMount(spec);
       if (options.subPath !== undefined) mount.subPath = options.subPath;
       if (options.process !== undefined) mount.process = options.process;
-      return submit('mounts', { app, action: 'mount', mount }, options);
+      return submitAppJob('mounts', { app, action: 'mount', mount }, options);
     }),
   );
 
@@ -96,11 +98,12 @@ export function registerStorage(program: Command): void {
       .command('storage:unmount')
       .description('Unmount a storage entry from an app, and deploy')
       .argument('<app>', 'app name')
-      .argument('<mount>', 'ENTRY:/path as it was mounted'),
+      .argument('<mount>', 'ENTRY:/path as it was mounted')
+      .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, spec: string, options: CommonOptions) => {
       const { entry, mountPath } = parseMount(spec);
-      return submit('mounts', { app, action: 'unmount', mount: { entry, mountPath } }, options);
+      return submitAppJob('mounts', { app, action: 'unmount', mount: { entry, mountPath } }, options);
     }),
   );
 }
