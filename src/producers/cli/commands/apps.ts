@@ -13,7 +13,7 @@ import { confirmByName } from '../confirm.ts';
 import { DRY_RUN_OPTION, type DryRunOptions, submitAppJob } from '../dry-run.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createOutput, formatTime, keyValues, table } from '../output.ts';
-import { action, type CommonOptions, submit, withClient } from '../runtime.ts';
+import { action, type CommonOptions, withClient } from '../runtime.ts';
 import { type Style, stdoutStyle } from '../style.ts';
 import { withSubmitOptions } from './common.ts';
 
