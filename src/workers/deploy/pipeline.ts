@@ -15,7 +15,7 @@
  * converges. The spec is saved last: a job whose app release failed leaves the previous spec in
  * place for the next job (docs/apps.md).
  */
-import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts';
+import { appChart, configChart, deploymentName, pullSecretChart } from '../../../charts/index.ts';
 import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
 import { normalizeRegistryServer, registryHostOf } from '../../apps/registry-host.ts';
@@ -45,6 +45,8 @@ export interface AppChange {
   registryPassword?: string | null;
   /** What the job did, for the summary (`deployed nginx:1.27`, `set 2 variables`). */
   what: string;
+  /** The job's first step header; default `Updating {app}: {what}`. */
+  headline?: string;
   /** Deployed config values the live Secret lost (lost-secrets.ts): `config-{app}` is left as it is. */
   configLost?: LiveValues;
   /** A rename: the app whose domains this one takes over (the ownership check allows them). */
@@ -73,7 +75,7 @@ export async function runAppPipeline(
   const onInterrupt = interruptDecision(ctx);
 
   // 1. Everything that can be checked, before the first write.
-  await ctx.progress({ step: 'validate', message: `rendering the charts of ${app}` });
+  await ctx.step(change.headline ?? `Updating ${app}: ${change.what}`);
   const config = renderChart(configChart, { app, namespace, env: change.env }, `config of app ${app}`);
   // An app without its own credential pulls with the fleet's for its image's registry: read with
   // its generation, so a rotation running meanwhile is noticed after the write (below).
@@ -131,8 +133,9 @@ export async function runAppPipeline(
     if (created === 'created') await ctx.log(`namespace ${namespace}: created`);
   }
 
+  if (installConfig) await ctx.step(`Releasing config (${configRelease})`);
   if (installConfig && change.configLost) {
-    await ctx.log(lostConfigMessage(app, change.configLost));
+    await ctx.warn(lostConfigMessage(app, change.configLost));
   } else if (installConfig) {
     const configResult = await engine.upgrade({
       app,
@@ -150,6 +153,8 @@ export async function runAppPipeline(
     await ctx.log(`${configResult.release}: ${outcomeText(configResult.outcome, configResult.revision)}`);
   }
 
+  if (pullSecret.action === 'install' || pullSecret.action === 'lost')
+    await ctx.step(`Releasing the pull secret (${releaseNames.pullSecret(app)})`);
   if (pullSecret.action === 'install') {
     const r = await engine.upgrade({
       app,
@@ -164,10 +169,13 @@ export async function runAppPipeline(
     });
     await ctx.log(`${r.release}: ${outcomeText(r.outcome, r.revision)}`);
   } else if (pullSecret.action === 'lost') {
-    await ctx.log(pullSecret.message);
+    await ctx.warn(pullSecret.message);
   } else if (pullSecret.action === 'uninstall') {
     const r = await engine.uninstall({ release: releaseNames.pullSecret(app), holder, signal: ctx.signal });
-    if (r.existed) await ctx.log(`${r.release}: uninstalled (${pullSecret.why})`);
+    if (r.existed) {
+      await ctx.step(`Removing the pull secret (${r.release})`);
+      await ctx.log(`${r.release}: uninstalled (${pullSecret.why})`);
+    }
   }
   // A rotation between our read of the store and now may have been overwritten by what we wrote.
   const followed =
@@ -182,7 +190,12 @@ export async function runAppPipeline(
 
   let revision: number | undefined;
   if (appRelease) {
-    const forward = progressForwarder(ctx, app);
+    await ctx.step(`Releasing ${app}`);
+    const processOf = new Map(Object.keys(spec.processes).map((type) => [deploymentName(app, type), type]));
+    const forward = progressForwarder(ctx, app, {
+      processOf: (name) => processOf.get(name),
+      waitStep: (revision) => `Rolling out ${app}${revision !== undefined ? ` (revision ${revision})` : ''}`,
+    });
     const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
     let result: Awaited<ReturnType<typeof engine.upgrade>>;
     try {

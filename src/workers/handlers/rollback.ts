@@ -11,6 +11,7 @@
  * engine does not roll back twice for the same job, and saving an equal spec writes nothing.
  */
 
+import { deploymentName } from '../../../charts/index.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
 import { releaseNames } from '../../apps/releases.ts';
 import { recordOf } from '../../apps/revision-record.ts';
@@ -33,7 +34,6 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
   const onInterrupt = interruptDecision(ctx);
 
   // 1. What to restore, before any write.
-  await ctx.progress({ step: 'validate', message: `reading the history of ${app}` });
   // History an older worker may have written with values in it: redacted before it is compared.
   await engine.redactHistory([releaseNames.config(app)]);
   const target = rollbackTarget(app, history.history(release), ctx.payload.revision, holder);
@@ -44,6 +44,7 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
         `recorded the app's spec, so its settings and config cannot be restored; deploy its image instead`,
     );
   const spec = record.spec;
+  await ctx.step(`Rolling back ${app} to revision ${target.revision}`);
 
   // What config-{app} was before this job's first attempt: where it goes back to if the app's
   // rollback fails for good (recorded, since a retried attempt finds config already rolled back).
@@ -57,7 +58,12 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
   await restoreConfig(ctx, cluster, app, target.revision, record.configRevision);
 
   // 3. The app release.
-  const forward = progressForwarder(ctx, app);
+  await ctx.step(`Releasing ${app}`);
+  const processOf = new Map(Object.keys(spec.processes).map((type) => [deploymentName(app, type), type]));
+  const forward = progressForwarder(ctx, app, {
+    processOf: (name) => processOf.get(name),
+    waitStep: (revision) => `Rolling out ${app}${revision !== undefined ? ` (revision ${revision})` : ''}`,
+  });
   const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
   let result: Awaited<ReturnType<typeof engine.rollback>>;
   try {
