@@ -15,7 +15,7 @@
  * converges. The spec is saved last: a job whose app release failed leaves the previous spec in
  * place for the next job (docs/apps.md).
  */
-import { appChart, configChart, deploymentName, pullSecretChart } from '../../../charts/index.ts';
+import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts';
 import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
 import { normalizeRegistryServer, registryHostOf } from '../../apps/registry-host.ts';
@@ -33,7 +33,7 @@ import { lostConfigMessage } from './lost-secrets.ts';
 import { checkMounts } from './mounts.ts';
 import { ensureNamespace } from './namespace.ts';
 import { checkOwnership } from './ownership.ts';
-import { progressForwarder } from './progress.ts';
+import { appReleaseForwarding, progressForwarder } from './progress.ts';
 import { interruptDecision, releaseReport } from './release-outcome.ts';
 import { type Rendered, renderChart } from './render.ts';
 
@@ -191,11 +191,7 @@ export async function runAppPipeline(
   let revision: number | undefined;
   if (appRelease) {
     await ctx.step(`Releasing ${app}`);
-    const processOf = new Map(Object.keys(spec.processes).map((type) => [deploymentName(app, type), type]));
-    const forward = progressForwarder(ctx, app, {
-      processOf: (name) => processOf.get(name),
-      waitStep: (revision) => `Rolling out ${app}${revision !== undefined ? ` (revision ${revision})` : ''}`,
-    });
+    const forward = progressForwarder(ctx, app, appReleaseForwarding(app, Object.keys(spec.processes)));
     const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
     let result: Awaited<ReturnType<typeof engine.upgrade>>;
     try {

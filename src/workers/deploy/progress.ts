@@ -5,6 +5,7 @@
  * change. Other waits (claims binding, objects being deleted) are details when their message
  * changes. Nothing here writes the job's progress value: the handler's steps do, once each.
  */
+import { deploymentName } from '../../../charts/index.ts';
 import type { RolloutCounts } from '../../jobs/stream-events.ts';
 import type { ProgressEvent } from '../../releases/index.ts';
 import type { HandlerContext } from '../handler.ts';
@@ -78,4 +79,16 @@ export function progressForwarder(
       .catch(() => undefined);
   };
   return { listener, flush: () => chain };
+}
+
+/**
+ * The forwarder options of an app release: its Deployments named by process type, and a
+ * `Rolling out {app} (revision N)` step when the rollout wait starts.
+ */
+export function appReleaseForwarding(app: string, processTypes: readonly string[]): ForwarderOptions {
+  const processOf = new Map(processTypes.map((type) => [deploymentName(app, type), type]));
+  return {
+    processOf: (name) => processOf.get(name),
+    waitStep: (revision) => `Rolling out ${app}${revision !== undefined ? ` (revision ${revision})` : ''}`,
+  };
 }

@@ -11,14 +11,13 @@
  * engine does not roll back twice for the same job, and saving an equal spec writes nothing.
  */
 
-import { deploymentName } from '../../../charts/index.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
 import { releaseNames } from '../../apps/releases.ts';
 import { recordOf } from '../../apps/revision-record.ts';
 import { PermanentError } from '../../core/errors.ts';
 import type { RollbackPayload } from '../../jobs/schemas/rollback.ts';
 import type { Cluster } from '../cluster.ts';
-import { progressForwarder } from '../deploy/progress.ts';
+import { appReleaseForwarding, progressForwarder } from '../deploy/progress.ts';
 import { interruptDecision, releaseReport } from '../deploy/release-outcome.ts';
 import type { Handler, HandlerContext } from '../handler.ts';
 import { readRollbackPlan, saveRollbackPlan } from '../rollback/plan.ts';
@@ -59,11 +58,7 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
 
   // 3. The app release.
   await ctx.step(`Releasing ${app}`);
-  const processOf = new Map(Object.keys(spec.processes).map((type) => [deploymentName(app, type), type]));
-  const forward = progressForwarder(ctx, app, {
-    processOf: (name) => processOf.get(name),
-    waitStep: (revision) => `Rolling out ${app}${revision !== undefined ? ` (revision ${revision})` : ''}`,
-  });
+  const forward = progressForwarder(ctx, app, appReleaseForwarding(app, Object.keys(spec.processes)));
   const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
   let result: Awaited<ReturnType<typeof engine.rollback>>;
   try {
