@@ -31,6 +31,16 @@ export type ProgressStep =
   /** Uninstalling: about to delete the release's objects and history. */
   | 'uninstall';
 
+/** Where one Deployment's rollout stands (`wait` events of a rollout). */
+export interface DeploymentRollout {
+  name: string;
+  namespace?: string;
+  desired: number;
+  updated: number;
+  ready: number;
+  available: number;
+}
+
 export interface ProgressEvent {
   release: string;
   step: ProgressStep;
@@ -42,6 +52,11 @@ export interface ProgressEvent {
   /** For `apply` and `delete`: 1-based position and count. */
   index?: number;
   total?: number;
+  /**
+   * For `wait` events while Deployments roll out: every Deployment waited for, ready ones
+   * included, and one last event once all are ready (its message says so).
+   */
+  rollouts?: DeploymentRollout[];
 }
 
 export type ProgressListener = (event: ProgressEvent) => void;

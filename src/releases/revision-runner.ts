@@ -179,7 +179,12 @@ async function waitForWork(
     timeoutMs: wait.timeoutMs,
     pollMs: parts.pollMs,
     ...(signal ? { signal } : {}),
-    onProgress: (p) => emit('wait', p.message, { percent: Math.round(60 + 35 * p.fraction), revision }),
+    onProgress: (p) =>
+      emit('wait', p.message, {
+        percent: Math.round(60 + 35 * p.fraction),
+        revision,
+        ...(p.rollouts.length > 0 ? { rollouts: p.rollouts } : {}),
+      }),
   });
   switch (result.state) {
     case 'ready':

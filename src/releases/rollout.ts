@@ -19,8 +19,27 @@ interface DeploymentLike {
     observedGeneration?: number;
     replicas?: number;
     updatedReplicas?: number;
+    readyReplicas?: number;
     availableReplicas?: number;
     conditions?: { type?: string; status?: string; reason?: string; message?: string }[];
+  };
+}
+
+/** A Deployment's replica counts, as `kubectl get deploy` and `rollout status` show them. */
+export interface DeploymentCounts {
+  desired: number;
+  updated: number;
+  ready: number;
+  available: number;
+}
+
+export function deploymentCounts(deployment: DeploymentLike): DeploymentCounts {
+  const status = deployment.status ?? {};
+  return {
+    desired: deployment.spec?.replicas ?? 1,
+    updated: status.updatedReplicas ?? 0,
+    ready: status.readyReplicas ?? 0,
+    available: status.availableReplicas ?? 0,
   };
 }
 

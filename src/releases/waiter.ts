@@ -5,8 +5,9 @@
  * than a 1-second one, and a finished rollout is noticed when its status arrives, not a poll later.
  */
 import type { ObjectRef } from '../storage/types.ts';
+import type { DeploymentRollout } from './events.ts';
 import type { LiveReader } from './release-cluster.ts';
-import { claimReadiness, deploymentReadiness, type Readiness } from './rollout.ts';
+import { claimReadiness, deploymentCounts, deploymentReadiness, type Readiness } from './rollout.ts';
 
 export interface WaitTarget {
   ref: ObjectRef;
@@ -23,6 +24,8 @@ export interface WaitProgress {
   message: string;
   /** Ready targets out of all, 0–1. */
   fraction: number;
+  /** The counts of every Deployment target that exists (empty when there is none). */
+  rollouts: DeploymentRollout[];
 }
 
 export async function waitForTargets(
@@ -32,6 +35,7 @@ export async function waitForTargets(
 ): Promise<WaitResult> {
   const deadline = Date.now() + options.timeoutMs;
   let lastMessage = '';
+  let lastCounts = '';
   const wake = new Wakeup();
   const unsubscribe = await live.onChange(
     targets.map((t) => t.ref),
@@ -61,12 +65,28 @@ export async function waitForTargets(
       const failed = states.findIndex((s) => s.state === 'failed');
       if (failed !== -1)
         return { state: 'failed', ref: targets[failed]!.ref, message: states[failed]!.message };
+      const rollouts = targets.flatMap((target, i): DeploymentRollout[] => {
+        const object = objects[i];
+        if (target.check !== 'rollout' || !object) return [];
+        return [{ name: target.ref.name, namespace: target.ref.namespace, ...deploymentCounts(object) }];
+      });
+      const counts = JSON.stringify(rollouts);
       const waiting = states.filter((s) => s.state === 'waiting');
-      if (waiting.length === 0) return { state: 'ready' };
+      if (waiting.length === 0) {
+        // The counts as the rollout ended, for whoever shows them (a live line ends as it reads).
+        if (rollouts.length > 0 && counts !== lastCounts)
+          options.onProgress?.({ message: `${targets.length} object(s) ready`, fraction: 1, rollouts });
+        return { state: 'ready' };
+      }
       const message = waiting.map((s) => s.message).join(' ');
-      if (message !== lastMessage) {
+      if (message !== lastMessage || counts !== lastCounts) {
         lastMessage = message;
-        options.onProgress?.({ message, fraction: (states.length - waiting.length) / states.length });
+        lastCounts = counts;
+        options.onProgress?.({
+          message,
+          fraction: (states.length - waiting.length) / states.length,
+          rollouts,
+        });
       }
       if (Date.now() >= deadline) return { state: 'timeout', pending: waiting.map((s) => s.message) };
       await wake.sleep(Math.min(options.pollMs ?? 100, Math.max(1, deadline - Date.now())), options.signal);

@@ -11,6 +11,7 @@ import type { JobClient } from '../jobs/client.ts';
 import type { JobType } from '../jobs/contract.ts';
 import type { Sealer } from '../jobs/sealing.ts';
 import type { ReleaseReport } from '../jobs/status.ts';
+import type { RolloutCounts } from '../jobs/stream-events.ts';
 import type { Cluster } from './cluster.ts';
 
 export interface JobInfo {
@@ -73,8 +74,20 @@ export interface HandlerContext<P> {
   dryRun?: boolean;
   logger: Logger;
   services: WorkerServices;
-  /** A line in the job's log, streamed to whoever waits on the job (`--wait`). */
+  /**
+   * The job's stream (src/jobs/stream-events.ts), read by whoever waits on it (`--wait`):
+   * `log` writes a detail line (under the current step), `step` a phase header
+   * (`-----> Deploying shop (image nginx:1.27)`), `warn` something to look at, `rollout` where
+   * a rollout stands (a person's terminal redraws it in place).
+   */
   log(line: string): Promise<void>;
+  step(text: string): Promise<void>;
+  warn(text: string): Promise<void>;
+  rollout(status: { release?: string; deployments: RolloutCounts[] }): Promise<void>;
+  /**
+   * The job's progress value (Bull Board shows it; not part of the stream, `--wait` does not print
+   * it). `step` sets it too, so a handler that writes steps needs no call of its own.
+   */
   progress(progress: Progress): Promise<void>;
 }
 

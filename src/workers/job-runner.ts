@@ -46,6 +46,7 @@ import { jobEnvelope } from '../jobs/envelope.ts';
 import { laneId } from '../jobs/lane.ts';
 import type { LaneStore } from '../jobs/ordering/lane-store.ts';
 import { clearRenamed, renamedDecision } from '../jobs/renamed.ts';
+import { encodeLogEvent } from '../jobs/stream-events.ts';
 import { issuesOf, validateJob } from '../jobs/validate.ts';
 import { classifyError } from './failure.ts';
 import type { HandlerResult, JobInfo, WorkerServices } from './handler.ts';
@@ -260,7 +261,10 @@ export class JobRunner {
       if (!final) {
         this.records.attemptEnded(running, 'retrying', message);
         await job.log(
-          `attempt ${info.attemptNumber} failed (transient, retry ${job.attemptsMade + 1} of ${allowed - 1}): ${message}`,
+          encodeLogEvent({
+            kind: 'warning',
+            text: `attempt ${info.attemptNumber} failed (transient, retry ${job.attemptsMade + 1} of ${allowed - 1}): ${message}`,
+          }),
         );
         logger.warn({ ...where, err: message }, 'job failed, will retry');
         throw err;

@@ -17,13 +17,17 @@ describe('longshore CLI', () => {
 
   afterAll(() => fleet.stop());
 
-  it('streams progress and log lines with --wait and exits 0 on success', async () => {
+  it('streams the steps and log lines with --wait, the outcome last, and exits 0 on success', async () => {
     const result = await runCli(['apps:destroy', 'streamy', '--force', '--wait'], fleet.env);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/enqueued destroy job app\.streamy\.1 in lane app\.streamy at position 1/);
-    expect(result.stdout).toMatch(/\[progress\] uninstall — 50%/);
-    expect(result.stdout).toMatch(/uninstalling releases/);
-    expect(result.stdout).toMatch(/app\.streamy\.1 completed: destroyed/);
+    expect(result.stdout.split('\n')).toEqual([
+      'enqueued destroy job app.streamy.1 in lane app.streamy at position 1',
+      'waiting for it to finish (Ctrl-C stops waiting; the job stays queued)',
+      '-----> Destroying streamy',
+      '       uninstalling releases',
+      '=====> app.streamy.1 completed: destroyed',
+      '',
+    ]);
   });
 
   it('exits 1 when the job fails, with the reason', async () => {

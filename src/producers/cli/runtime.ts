@@ -22,8 +22,10 @@ import {
 } from '../../core/redis.ts';
 import { JobClient } from '../../jobs/client.ts';
 import { Sealer } from '../../jobs/sealing.ts';
+import type { StreamEvent } from '../../jobs/stream-events.ts';
 import { validateJob } from '../../jobs/validate.ts';
-import { waitForJob } from '../ops/jobs-ops.ts';
+import { outcomeEvent, waitForJob } from '../ops/jobs-ops.ts';
+import { createStreamRenderer, type RenderMode, type RenderSink } from '../ops/stream-render.ts';
 import { EXIT } from './exit-codes.ts';
 import { createOutput, type Output } from './output.ts';
 
@@ -134,52 +136,56 @@ export async function submit(
       return EXIT.ok;
     }
     output.info('waiting for it to finish (Ctrl-C stops waiting; the job stays queued)');
-    const final = await waitForJob(
-      client,
-      job.id,
-      {
-        onLog: (line) => output.info(`  ${line}`),
-        onProgress: (progress) => output.info(`  [progress] ${formatProgress(progress)}`),
-        onState: (state) => output.info(`  [${state}]`),
-        onFollow: (from, to) =>
-          output.info(`${from} was superseded by ${to}, a newer job of the same app; following it`),
-        // stderr, once per outage: the wait goes on by itself, and so does the job.
-        onRedisLost: (err) =>
-          output.error(
-            `waiting for Redis at ${redisAddress(redisUrl)} … (${describeRedisError(err)}; the job goes on)`,
-          ),
-        onRedisBack: (downForMs) =>
-          output.error(
-            `Redis at ${redisAddress(redisUrl)} is back after ${(downForMs / 1000).toFixed(1)} s; still waiting`,
-          ),
-      },
-      wait !== undefined ? { timeoutMs: wait } : {},
-    );
+    // With a view (a read job), --json prints only the outcome, with the viewed result: one JSON
+    // document, as scripts read the answer of a query.
+    const renderer = createStreamRenderer(streamSink(), renderMode(output.json));
+    const show = (event: StreamEvent) => {
+      if (!(view && output.json)) renderer.event(event);
+    };
+    let final: Awaited<ReturnType<typeof waitForJob>>;
+    try {
+      final = await waitForJob(
+        client,
+        job.id,
+        {
+          onEvent: show,
+          // stderr, once per outage: the wait goes on by itself, and so does the job.
+          onRedisLost: (err) =>
+            renderer.note(
+              `waiting for Redis at ${redisAddress(redisUrl)} … (${describeRedisError(err)}; the job goes on)`,
+            ),
+          onRedisBack: (downForMs) =>
+            renderer.note(
+              `Redis at ${redisAddress(redisUrl)} is back after ${(downForMs / 1000).toFixed(1)} s; still waiting`,
+            ),
+        },
+        wait !== undefined ? { timeoutMs: wait } : {},
+      );
+    } finally {
+      renderer.end();
+    }
     if (view && final.state === 'completed') {
       const result = await view.enrich(final.result, client, redis);
-      if (output.json && !view.ownsStdout) output.data({ job, ...final, result });
+      if (output.json && !view.ownsStdout) renderer.event(outcomeEvent({ ...final, result }));
       else view.print(result, output);
       return EXIT.ok;
     }
-    if (output.json) output.data({ job, ...final });
-    if (final.state === 'completed') {
-      const summary = (final.result as { summary?: string } | undefined)?.summary;
-      output.info(`${final.id} completed${summary ? `: ${summary}` : ''}`);
-      return EXIT.ok;
-    }
-    output.error(`${final.id} failed: ${final.failedReason}`);
-    return EXIT.failed;
+    renderer.event(outcomeEvent(final));
+    return final.state === 'completed' ? EXIT.ok : EXIT.failed;
   });
 }
 
-function formatProgress(progress: unknown): string {
-  if (progress && typeof progress === 'object') {
-    const p = progress as { step?: string; message?: string; percent?: number };
-    return [p.step, p.message, p.percent !== undefined ? `${p.percent}%` : undefined]
-      .filter(Boolean)
-      .join(' — ');
-  }
-  return String(progress);
+function renderMode(json: boolean): RenderMode {
+  if (json) return 'json';
+  return process.stdout.isTTY ? 'tty' : 'plain';
+}
+
+function streamSink(): RenderSink {
+  return {
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    ...(process.stdout.columns ? { columns: process.stdout.columns } : {}),
+  };
 }
 
 export function exitCodeFor(err: unknown): number {

@@ -16,6 +16,7 @@ import { laneId } from '../../jobs/lane.ts';
 import { LaneStore } from '../../jobs/ordering/lane-store.ts';
 import { redactSealed } from '../../jobs/redact.ts';
 import { readLaneStatus } from '../../jobs/status.ts';
+import { decodeLogEntry, eventLines, type LogEvent, type StreamEvent } from '../../jobs/stream-events.ts';
 
 export const LISTABLE_STATES = [
   'active',
@@ -122,7 +123,10 @@ export interface JobDetails extends JobSummary {
   attemptsStarted: number;
   maxAttempts: number;
   stacktrace: string[];
+  /** The job's stream as text, a line each (its log entries decoded: never the raw encoding). */
   logs: string[];
+  /** The same entries as events (src/jobs/stream-events.ts), for scripts. */
+  events: LogEvent[];
   attempts: NumberedAttempt[];
   /** For queued ordered jobs: how many jobs of the lane go first, and the head. */
   lanePosition?: { ahead: number; head: string };
@@ -142,6 +146,7 @@ export async function showJob(client: JobClient, redis: Redis, id: string): Prom
     client.queue.getJobLogs(id, 0, -1, true),
     readAttempts(redis, id),
   ]);
+  const events = logs.map(decodeLogEntry);
   let lanePosition: JobDetails['lanePosition'];
   if (summary.lane && state !== 'completed' && state !== 'failed') {
     const pending = await new LaneStore(redis).pending(summary.lane);
@@ -156,7 +161,8 @@ export async function showJob(client: JobClient, redis: Redis, id: string): Prom
     attemptsStarted: job.attemptsStarted,
     maxAttempts: job.opts.attempts ?? 1,
     stacktrace: job.stacktrace ?? [],
-    logs,
+    logs: events.flatMap(eventLines),
+    events,
     attempts,
     ...(lanePosition ? { lanePosition } : {}),
   };
@@ -367,11 +373,37 @@ export interface FinalState {
   followed?: string[];
 }
 
+/** The stream's last event: how the job (or the newer one it was followed to) ended. */
+export function outcomeEvent(final: FinalState): StreamEvent {
+  const followed = final.followed?.length ? { followed: final.followed } : {};
+  if (final.state === 'failed')
+    return {
+      kind: 'outcome',
+      job: final.id,
+      state: 'failed',
+      reason: final.failedReason ?? 'unknown reason',
+      ...followed,
+    };
+  const summary = (final.result as { summary?: unknown } | undefined)?.summary;
+  return {
+    kind: 'outcome',
+    job: final.id,
+    state: 'completed',
+    ...(typeof summary === 'string' && summary ? { summary } : {}),
+    ...(final.result !== undefined && final.result !== null ? { result: final.result } : {}),
+    ...followed,
+  };
+}
+
 export interface WaitCallbacks {
-  onLog?(line: string): void;
+  /**
+   * The job's stream as it happens (src/jobs/stream-events.ts): its log entries decoded, state
+   * changes and follows, in order; a poll's new log entries come before the state it read, so a
+   * job's last lines arrive before its end. The outcome is the caller's (it has the result).
+   */
+  onEvent?(event: StreamEvent): void;
+  /** The job's progress value (Bull Board's), when it changes; not part of the stream. */
   onProgress?(progress: unknown): void;
-  onState?(state: JobState | 'unknown'): void;
-  onFollow?(from: string, to: string): void;
   /** Redis stopped answering; the wait goes on, retrying. Called once per outage. */
   onRedisLost?(err: Error): void;
   /** Redis answers again after an outage reported by onRedisLost. */
@@ -411,13 +443,15 @@ export async function waitForJob(
     try {
       job = await loadJob(client, current);
       state = await job.getState();
-      if (state !== lastState) {
-        lastState = state;
-        callbacks.onState?.(state);
-      }
+      // Read after the state: every line a finished job wrote is in this read, so it is reported
+      // before the end (the state is reported after the lines, below).
       const { logs } = await client.queue.getJobLogs(current, logOffset, -1, true);
       logOffset += logs.length;
-      for (const line of logs) callbacks.onLog?.(line);
+      for (const entry of logs) callbacks.onEvent?.(decodeLogEntry(entry));
+      if (state !== lastState) {
+        lastState = state;
+        callbacks.onEvent?.({ kind: 'state', job: current, state });
+      }
       if (state === 'completed' || state === 'failed') {
         // The job was read before its state: read it again for the result or reason it ended with.
         job = await loadJob(client, current);
@@ -453,7 +487,7 @@ export async function waitForJob(
     if (state === 'completed') {
       const result = job.returnvalue as { outcome?: string; supersededBy?: string } | undefined;
       if (result?.outcome === 'superseded' && result.supersededBy) {
-        callbacks.onFollow?.(current, result.supersededBy);
+        callbacks.onEvent?.({ kind: 'follow', from: current, to: result.supersededBy });
         followed.push(result.supersededBy);
         current = result.supersededBy;
         logOffset = 0;

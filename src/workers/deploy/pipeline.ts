@@ -37,7 +37,7 @@ import { lostConfigMessage } from './lost-secrets.ts';
 import { checkMounts } from './mounts.ts';
 import { ensureNamespace } from './namespace.ts';
 import { checkOwnership } from './ownership.ts';
-import { progressForwarder } from './progress.ts';
+import { appReleaseForwarding, progressForwarder } from './progress.ts';
 import { interruptDecision, releaseReport } from './release-outcome.ts';
 import { type Rendered, renderChart } from './render.ts';
 
@@ -49,6 +49,8 @@ export interface AppChange {
   registryPassword?: string | null;
   /** What the job did, for the summary (`deployed nginx:1.27`, `set 2 variables`). */
   what: string;
+  /** The job's first step header; default `Updating {app}: {what}`. */
+  headline?: string;
   /** Deployed config values the live Secret lost (lost-secrets.ts): `config-{app}` is left as it is. */
   configLost?: LiveValues;
   /** A rename: the app whose domains this one takes over (the ownership check allows them). */
@@ -80,7 +82,7 @@ export async function runAppPipeline(
   let newNamespace: string | undefined;
 
   // 1. Everything that can be checked, before the first write.
-  await ctx.progress({ step: 'validate', message: `rendering the charts of ${app}` });
+  await ctx.step(change.headline ?? `Updating ${app}: ${change.what}`);
   const config = renderChart(configChart, { app, namespace, env: change.env }, `config of app ${app}`);
   // An app without its own credential pulls with the fleet's for its image's registry: read with
   // its generation, so a rotation running meanwhile is noticed after the write (below).
@@ -148,8 +150,9 @@ export async function runAppPipeline(
     await ctx.log(planLine(planned));
   };
 
+  if (installConfig) await ctx.step(`Releasing config (${configRelease})`);
   if (installConfig && change.configLost) {
-    await ctx.log(lostConfigMessage(app, change.configLost));
+    await ctx.warn(lostConfigMessage(app, change.configLost));
   } else if (installConfig) {
     const configInput = {
       release: configRelease,
@@ -167,6 +170,8 @@ export async function runAppPipeline(
     }
   }
 
+  if (pullSecret.action === 'install' || pullSecret.action === 'lost')
+    await ctx.step(`Releasing the pull secret (${releaseNames.pullSecret(app)})`);
   if (pullSecret.action === 'install') {
     const pullSecretInput = {
       release: releaseNames.pullSecret(app),
@@ -181,13 +186,16 @@ export async function runAppPipeline(
       await ctx.log(`${r.release}: ${outcomeText(r.outcome, r.revision)}`);
     }
   } else if (pullSecret.action === 'lost') {
-    await ctx.log(pullSecret.message);
+    await ctx.warn(pullSecret.message);
   } else if (pullSecret.action === 'uninstall' && dryRun) {
     if (engine.history(releaseNames.pullSecret(app)).length > 0)
       await plan(await engine.planUninstall(releaseNames.pullSecret(app), ctx.signal));
   } else if (pullSecret.action === 'uninstall') {
     const r = await engine.uninstall({ release: releaseNames.pullSecret(app), holder, signal: ctx.signal });
-    if (r.existed) await ctx.log(`${r.release}: uninstalled (${pullSecret.why})`);
+    if (r.existed) {
+      await ctx.step(`Removing the pull secret (${r.release})`);
+      await ctx.log(`${r.release}: uninstalled (${pullSecret.why})`);
+    }
   }
   // A rotation between our read of the store and now may have been overwritten by what we wrote.
   const followed =
@@ -221,7 +229,8 @@ export async function runAppPipeline(
 
   let revision: number | undefined;
   if (appInput) {
-    const forward = progressForwarder(ctx, app);
+    await ctx.step(`Releasing ${app}`);
+    const forward = progressForwarder(ctx, app, appReleaseForwarding(app, Object.keys(spec.processes)));
     const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
     let result: Awaited<ReturnType<typeof engine.upgrade>>;
     try {

@@ -29,6 +29,7 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
     ...(state.configLost ? { configLost: state.configLost } : {}),
     ...(registryPassword !== undefined ? { registryPassword } : {}),
     what: `deployed ${ctx.payload.image}`,
+    headline: `Deploying ${app} (image ${ctx.payload.image})`,
   });
   // Only a Procfile that no longer declares a type removes it (docs/apps.md); say so, since it
   // deletes running objects. Before the app's first image there were no objects to delete.

@@ -38,7 +38,7 @@ export const destroyHandler: Handler<DestroyPayload> = async (ctx) => {
     await savePlan(redis, ctx.job.id, plan);
   }
 
-  await ctx.log(`-----> Destroying ${app}`);
+  await ctx.step(`Destroying ${app}`);
   const removed = await uninstallReleases(ctx, cluster, releases);
   removed.sort();
   if (record) {

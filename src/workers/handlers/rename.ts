@@ -47,7 +47,7 @@ export const renameHandler: Handler<RenamePayload> = async (ctx) => {
     plan = { step: 'planned' };
     await saveRenamePlan(redis, ctx.job.id, plan);
   }
-  await ctx.log(`-----> Renaming ${from} to ${to}`);
+  await ctx.step(`Renaming ${from} to ${to}`);
   if (!reached(plan, 'installed')) await install(ctx, cluster, plan);
   if (!reached(plan, 'uninstalled')) await uninstallOld(ctx, cluster, plan);
   if (!reached(plan, 'moved')) await moveProjection(redis, from, to, ctx.job.id);

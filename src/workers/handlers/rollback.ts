@@ -17,7 +17,7 @@ import { recordOf } from '../../apps/revision-record.ts';
 import { PermanentError } from '../../core/errors.ts';
 import type { RollbackPayload } from '../../jobs/schemas/rollback.ts';
 import type { Cluster } from '../cluster.ts';
-import { progressForwarder } from '../deploy/progress.ts';
+import { appReleaseForwarding, progressForwarder } from '../deploy/progress.ts';
 import { interruptDecision, releaseReport } from '../deploy/release-outcome.ts';
 import type { Handler, HandlerContext } from '../handler.ts';
 import { readRollbackPlan, saveRollbackPlan } from '../rollback/plan.ts';
@@ -33,7 +33,6 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
   const onInterrupt = interruptDecision(ctx);
 
   // 1. What to restore, before any write.
-  await ctx.progress({ step: 'validate', message: `reading the history of ${app}` });
   // History an older worker may have written with values in it: redacted before it is compared.
   await engine.redactHistory([releaseNames.config(app)]);
   const target = rollbackTarget(app, history.history(release), ctx.payload.revision, holder);
@@ -44,6 +43,7 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
         `recorded the app's spec, so its settings and config cannot be restored; deploy its image instead`,
     );
   const spec = record.spec;
+  await ctx.step(`Rolling back ${app} to revision ${target.revision}`);
 
   // What config-{app} was before this job's first attempt: where it goes back to if the app's
   // rollback fails for good (recorded, since a retried attempt finds config already rolled back).
@@ -57,7 +57,8 @@ export const rollbackHandler: Handler<RollbackPayload> = async (ctx) => {
   await restoreConfig(ctx, cluster, app, target.revision, record.configRevision);
 
   // 3. The app release.
-  const forward = progressForwarder(ctx, app);
+  await ctx.step(`Releasing ${app}`);
+  const forward = progressForwarder(ctx, app, appReleaseForwarding(app, Object.keys(spec.processes)));
   const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
   let result: Awaited<ReturnType<typeof engine.rollback>>;
   try {

@@ -38,7 +38,7 @@ export const storageCreateHandler: Handler<StorageCreatePayload> = async (ctx) =
   const release = releaseNames.storage(entry.name);
   const subject = `storage entry ${entry.name}`;
 
-  await ctx.progress({ step: 'validate', message: `checking ${subject}` });
+  await ctx.step(`Releasing ${release} (${subject})`);
   const rendered = renderChart(
     storageChart,
     {

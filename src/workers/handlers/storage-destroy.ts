@@ -49,7 +49,7 @@ export const storageDestroyHandler: Handler<StorageDestroyPayload> = async (ctx)
         '(no saved spec mounts it: a rollout that mounted it failed?); deploy or unmount the app, then destroy it',
     );
   }
-  await ctx.progress({ step: 'uninstall', message: release });
+  await ctx.step(`Destroying storage entry ${name} (${release})`);
   const result = await cluster.engine.uninstall({ release, holder: ctx.idempotencyKey, signal: ctx.signal });
   for (const ref of result.deleted) await ctx.log(`${release}: deleted ${ref.kind} ${ref.name}`);
   const record = cluster.apps.get(release) !== undefined;

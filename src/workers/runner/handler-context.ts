@@ -1,6 +1,7 @@
 /** The HandlerContext of one running job (src/workers/handler.ts describes each member). */
 import type { Job } from 'bullmq';
 import type { Logger } from '../../core/logger.ts';
+import { encodeLogEvent } from '../../jobs/stream-events.ts';
 import type { HandlerContext, WorkerServices } from '../handler.ts';
 import type { Abortable } from './abort.ts';
 import type { RunningJob } from './running-job.ts';
@@ -37,7 +38,23 @@ export function handlerContext(
     },
     services: deps.services,
     log: async (line) => {
-      await job.log(line);
+      await job.log(encodeLogEvent({ kind: 'detail', text: line }));
+    },
+    step: async (text) => {
+      await job.log(encodeLogEvent({ kind: 'step', text }));
+      await job.updateProgress({ step: text });
+    },
+    warn: async (text) => {
+      await job.log(encodeLogEvent({ kind: 'warning', text }));
+    },
+    rollout: async (status) => {
+      await job.log(
+        encodeLogEvent({
+          kind: 'rollout',
+          ...(status.release ? { release: status.release } : {}),
+          deployments: status.deployments,
+        }),
+      );
     },
     progress: async (progress) => {
       await job.updateProgress({ ...progress });

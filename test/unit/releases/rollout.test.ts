@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { claimReadiness, deploymentReadiness } from '../../../src/releases/rollout.ts';
+import { claimReadiness, deploymentCounts, deploymentReadiness } from '../../../src/releases/rollout.ts';
 
 const deployment = (status: Record<string, unknown>, generation = 2, replicas = 3) => ({
   metadata: { name: 'web', generation },
@@ -67,5 +67,21 @@ describe('claimReadiness', () => {
     expect(claimReadiness({ metadata: { name: 'd' }, status: { phase: 'Bound' } }).state).toBe('ready');
     expect(claimReadiness({ metadata: { name: 'd' }, status: { phase: 'Lost' } }).state).toBe('failed');
     expect(claimReadiness({ metadata: { name: 'd' } }).state).toBe('waiting');
+  });
+});
+
+describe('deploymentCounts (the rollout line of a job stream)', () => {
+  it('reads desired from the spec and the rest from the status, 0 when the controller wrote none', () => {
+    expect(
+      deploymentCounts(
+        deployment({ replicas: 4, updatedReplicas: 2, readyReplicas: 1, availableReplicas: 1 }, 2, 3),
+      ),
+    ).toEqual({ desired: 3, updated: 2, ready: 1, available: 1 });
+    expect(deploymentCounts({ metadata: { name: 'web' } })).toEqual({
+      desired: 1,
+      updated: 0,
+      ready: 0,
+      available: 0,
+    });
   });
 });
