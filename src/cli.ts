@@ -22,9 +22,9 @@ import { registerStorage } from './producers/cli/commands/storage.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
 import { action, exitCodeFor } from './producers/cli/runtime.ts';
 
-/** The package version, from src/ (checkout) or dist/src/ (compiled). */
+/** The package version, from src/ (checkout), dist/src/ (tsc) or dist/cli/<build>/ (the bundle). */
 function version(): string {
-  for (const path of ['../package.json', '../../package.json']) {
+  for (const path of ['../package.json', '../../package.json', '../../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as {
         name?: string;
