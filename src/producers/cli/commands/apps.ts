@@ -1,13 +1,11 @@
 import type { Command } from 'commander';
 import { InvalidInputError, NotFoundError } from '../../../core/errors.ts';
 import { laneId } from '../../../jobs/lane.ts';
-import { appName } from '../../../jobs/schemas/common.ts';
 import { type DeployedRevisionRecord, listLaneStatuses, readLaneStatus } from '../../../jobs/status.ts';
-import { issuesOf, validateJob } from '../../../jobs/validate.ts';
 import { confirmByName } from '../confirm.ts';
 import { EXIT } from '../exit-codes.ts';
 import { ago, createOutput, table } from '../output.ts';
-import { action, type CommonOptions, submit, withClient } from '../runtime.ts';
+import { action, type CommonOptions, submit, withRedis } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
 export function registerApps(program: Command): void {
@@ -34,6 +32,7 @@ export function registerApps(program: Command): void {
       .option('--with-storage', 'also destroy the storage entries the app mounts (kept by default)'),
   ).action(
     action(async (app: string, options: CommonOptions & { force?: boolean; withStorage?: boolean }) => {
+      const { validateJob } = await import('../../../jobs/validate.ts');
       validateJob('destroy', { app, withStorage: Boolean(options.withStorage) });
       await confirmByName(`destroying ${app}`, app, options.force);
       return submit('destroy', { app, withStorage: Boolean(options.withStorage) }, options);
@@ -48,7 +47,7 @@ export function registerApps(program: Command): void {
     .action(
       action(async (options: { json?: boolean; all?: boolean }) => {
         const output = createOutput(Boolean(options.json));
-        const known = await withClient((_client, redis) => listLaneStatuses(redis, 'app'));
+        const known = await withRedis((redis) => listLaneStatuses(redis, 'app'));
         const apps = options.all ? known : known.filter((a) => !a.destroyed && !a.renamedTo);
         if (output.json) {
           output.data(apps);
@@ -84,13 +83,14 @@ export function registerApps(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (app: string, options: { json?: boolean }) => {
+        // The contracts (zod) load only here: apps:list starts without them.
+        const { appName } = await import('../../../jobs/schemas/common.ts');
+        const { issuesOf } = await import('../../../jobs/validate.ts');
         const valid = appName.safeParse(app);
         if (!valid.success)
           throw new InvalidInputError(issuesOf(valid.error).map((i) => ({ ...i, path: 'app' })));
         const output = createOutput(Boolean(options.json));
-        const status = await withClient((_client, redis) =>
-          readLaneStatus(redis, laneId({ kind: 'app', name: app })),
-        );
+        const status = await withRedis((redis) => readLaneStatus(redis, laneId({ kind: 'app', name: app })));
         if (!status) throw new NotFoundError(`no app ${app} known to the fleet`);
         if (output.json) output.data(status);
         else {
