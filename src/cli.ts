@@ -70,7 +70,7 @@ export const COMMAND_MODULES: { commands: string[]; load: () => Promise<Register
 ];
 
 /** The modules a call needs: the one naming its command word (`names:` a whole prefix), or all. */
-function modulesFor(argv: string[]): typeof COMMAND_MODULES {
+export function modulesFor(argv: string[]): typeof COMMAND_MODULES {
   const word = argv.slice(2).find((arg) => !arg.startsWith('-'));
   const named = COMMAND_MODULES.find(
     (m) => word !== undefined && m.commands.some((c) => (c.endsWith(':') ? word.startsWith(c) : word === c)),
