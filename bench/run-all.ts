@@ -2,6 +2,7 @@
  * `npm run bench [-- NAME [args…]]`: runs the benchmarks, which print their figures and ratios.
  * Benchmarks are never run by `npm test`; tests do not assert timings.
  */
+import { benchCliStartup } from './cli-startup.ts';
 import { benchDeployPipeline } from './deploy-pipeline.ts';
 import { benchFleetThroughput } from './fleet-throughput.ts';
 import { benchKubeSim } from './kube-sim.ts';
@@ -9,6 +10,7 @@ import { benchReleaseEngine } from './release-engine.ts';
 import { benchRunKeystroke } from './run-keystroke.ts';
 
 const BENCHES: Record<string, (argv: string[]) => Promise<void>> = {
+  'cli-startup': benchCliStartup,
   deploy: benchDeployPipeline,
   fleet: benchFleetThroughput,
   'kube-sim': benchKubeSim,

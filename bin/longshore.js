@@ -1,21 +1,67 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx in a checkout (src/ present), or the compiled output
-// (dist/) in an installed package or container image, so `npx longshore` works right after
-// `npm install` with no build step.
-import { existsSync } from 'node:fs';
+// Starts the CLI from compiled JavaScript: a checkout runs the esbuild bundle under dist/cli/
+// (bin/build-cli.js), rebuilt here first when a source file changed since it was built (a few ms
+// to check), so it is never stale and never needs a manual build step. A call that finds another
+// process rebuilding, or a build that fails (a syntax error mid-edit), runs the TypeScript sources
+// through tsx instead, which reports the error properly. An installed package or image without
+// src/ runs the bundle, or else tsc's dist/src/cli.js. LONGSHORE_CLI=tsx forces the sources.
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const source = `${root}src/cli.ts`;
-const compiled = `${root}dist/src/cli.js`;
+const source = join(root, 'src', 'cli.ts');
 
-let entry;
-if (existsSync(source)) {
+/** A build lock older than this was left by a killed build. */
+const STALE_LOCK_MS = 120_000;
+
+async function viaTsx() {
   const { register } = await import('tsx/esm/api');
   register();
-  entry = source;
-} else {
-  entry = compiled;
+  return source;
 }
-const { main } = await import(pathToFileURL(entry).href);
+
+/** Rebuilds unless another process already is (that call runs through tsx meanwhile). */
+async function rebuild(builder) {
+  const lock = join(builder.OUT, '.lock');
+  mkdirSync(builder.OUT, { recursive: true });
+  try {
+    mkdirSync(lock);
+  } catch {
+    let age = 0;
+    try {
+      age = Date.now() - statSync(lock).mtimeMs;
+    } catch {
+      // released meanwhile
+    }
+    if (age < STALE_LOCK_MS) return undefined;
+    rmSync(lock, { recursive: true, force: true });
+    return rebuild(builder);
+  }
+  try {
+    return join(await builder.buildCli(), 'cli.js');
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+async function entry() {
+  if (!existsSync(source)) {
+    try {
+      const { dir } = JSON.parse(readFileSync(join(root, 'dist', 'cli', 'current.json'), 'utf8'));
+      return join(root, 'dist', 'cli', dir, 'cli.js');
+    } catch {
+      return join(root, 'dist', 'src', 'cli.js');
+    }
+  }
+  if (process.env.LONGSHORE_CLI === 'tsx') return viaTsx();
+  const builder = await import('./build-cli.js');
+  const fresh = builder.freshBuild();
+  if (fresh) return join(fresh, 'cli.js');
+  return (await rebuild(builder)) ?? viaTsx();
+}
+
+const { main } = await import(pathToFileURL(await entry()).href);
 await main(process.argv);

@@ -4,27 +4,84 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { registerApps } from './producers/cli/commands/apps.ts';
-import { registerConfig } from './producers/cli/commands/config.ts';
-import { registerDeploy } from './producers/cli/commands/deploy.ts';
-import { registerDomains } from './producers/cli/commands/domains.ts';
-import { registerJobs } from './producers/cli/commands/jobs.ts';
-import { registerLogs } from './producers/cli/commands/logs.ts';
-import { registerProperties } from './producers/cli/commands/properties.ts';
-import { registerPrune } from './producers/cli/commands/prune.ts';
-import { registerPs } from './producers/cli/commands/ps.ts';
-import { registerRegistry } from './producers/cli/commands/registry.ts';
-import { registerReleases } from './producers/cli/commands/releases.ts';
-import { registerReport } from './producers/cli/commands/report.ts';
-import { registerResources } from './producers/cli/commands/resources.ts';
-import { registerRun } from './producers/cli/commands/run.ts';
-import { registerStorage } from './producers/cli/commands/storage.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
 import { action, exitCodeFor } from './producers/cli/runtime.ts';
 
-/** The package version, from src/ (checkout) or dist/src/ (compiled). */
+type Register = (program: Command) => void;
+
+/**
+ * Each producer command's module, loaded only when that command runs: `apps:list` then loads
+ * neither bullmq nor the job contracts that `deploy` needs (docs/cli-startup.md). In the order
+ * `--help` lists them. A command word not found here (help, a typo) loads them all, so this table
+ * only ever costs speed, never a command; test/unit/cli-commands.test.ts keeps it complete.
+ */
+export const COMMAND_MODULES: { commands: string[]; load: () => Promise<Register> }[] = [
+  {
+    commands: ['deploy'],
+    load: async () => (await import('./producers/cli/commands/deploy.ts')).registerDeploy,
+  },
+  {
+    commands: ['config:set', 'config:unset'],
+    load: async () => (await import('./producers/cli/commands/config.ts')).registerConfig,
+  },
+  {
+    commands: ['ps:scale', 'ps:restart', 'ps:stop', 'ps:start'],
+    load: async () => (await import('./producers/cli/commands/ps.ts')).registerPs,
+  },
+  {
+    commands: ['domains:', 'ports:'],
+    load: async () => (await import('./producers/cli/commands/domains.ts')).registerDomains,
+  },
+  {
+    commands: ['properties:set', 'properties:unset'],
+    load: async () => (await import('./producers/cli/commands/properties.ts')).registerProperties,
+  },
+  {
+    commands: ['apps:rename', 'apps:destroy', 'apps:list', 'apps:status'],
+    load: async () => (await import('./producers/cli/commands/apps.ts')).registerApps,
+  },
+  {
+    commands: ['prune', 'sync'],
+    load: async () => (await import('./producers/cli/commands/prune.ts')).registerPrune,
+  },
+  {
+    commands: ['storage:'],
+    load: async () => (await import('./producers/cli/commands/storage.ts')).registerStorage,
+  },
+  { commands: ['run'], load: async () => (await import('./producers/cli/commands/run.ts')).registerRun },
+  {
+    commands: ['releases', 'releases:rollback'],
+    load: async () => (await import('./producers/cli/commands/releases.ts')).registerReleases,
+  },
+  {
+    commands: ['resource:'],
+    load: async () => (await import('./producers/cli/commands/resources.ts')).registerResources,
+  },
+  {
+    commands: ['apps:report'],
+    load: async () => (await import('./producers/cli/commands/report.ts')).registerReport,
+  },
+  { commands: ['logs'], load: async () => (await import('./producers/cli/commands/logs.ts')).registerLogs },
+  {
+    commands: ['registry:login', 'registry:logout'],
+    load: async () => (await import('./producers/cli/commands/registry.ts')).registerRegistry,
+  },
+  { commands: ['jobs:'], load: async () => (await import('./producers/cli/commands/jobs.ts')).registerJobs },
+];
+
+/** The modules a call needs: the one naming its command word (`names:` a whole prefix), or all. */
+export function modulesFor(argv: string[]): typeof COMMAND_MODULES {
+  const word = argv.slice(2).find((arg) => !arg.startsWith('-'));
+  const named = COMMAND_MODULES.find(
+    (m) => word !== undefined && m.commands.some((c) => (c.endsWith(':') ? word.startsWith(c) : word === c)),
+  );
+  const longRunning = ['worker', 'scheduler', 'sim', 'dev'].includes(word ?? '');
+  return named ? [named] : longRunning ? [] : COMMAND_MODULES;
+}
+
+/** The package version, from src/ (checkout), dist/src/ (tsc) or dist/cli/<build>/ (the bundle). */
 function version(): string {
-  for (const path of ['../package.json', '../../package.json']) {
+  for (const path of ['../package.json', '../../package.json', '../../../package.json']) {
     try {
       const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as {
         name?: string;
@@ -57,7 +114,7 @@ function longRunning<A extends unknown[]>(
   });
 }
 
-export function buildProgram(): Command {
+export async function buildProgram(argv = process.argv): Promise<Command> {
   const program = new Command('longshore')
     .description(
       'A queue-driven deploy fleet for Kubernetes. Configuration comes from the environment (see README).',
@@ -66,21 +123,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .enablePositionalOptions();
 
-  registerDeploy(program);
-  registerConfig(program);
-  registerPs(program);
-  registerDomains(program);
-  registerProperties(program);
-  registerApps(program);
-  registerPrune(program);
-  registerStorage(program);
-  registerRun(program);
-  registerReleases(program);
-  registerResources(program);
-  registerReport(program);
-  registerLogs(program);
-  registerRegistry(program);
-  registerJobs(program);
+  for (const register of await Promise.all(modulesFor(argv).map((m) => m.load()))) register(program);
 
   program
     .command('worker')
@@ -223,7 +266,7 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv = process.argv): Promise<void> {
-  const program = buildProgram();
+  const program = await buildProgram(argv);
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -15,7 +15,8 @@
  *   end-attempt      (worker) close an attempt record, optionally with the done marker
  *
  * The scripts are read and assembled once per process, on first use. A compiled build reads them
- * from `dist/src/jobs/ordering/lua/`, where `npm run build` copies them. See docs/ordering.md.
+ * from `dist/src/jobs/ordering/lua/`, where `npm run build` copies them, and the CLI bundle from
+ * `dist/cli/<build>/lua/` (bin/build-cli.js). See docs/ordering.md.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

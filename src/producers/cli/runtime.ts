@@ -20,14 +20,19 @@ import {
   unreachableRedis,
   waitForRedis,
 } from '../../core/redis.ts';
-import { JobClient } from '../../jobs/client.ts';
+import type { JobClient } from '../../jobs/client.ts';
 import { Sealer } from '../../jobs/sealing.ts';
 import type { StreamEvent } from '../../jobs/stream-events.ts';
-import { validateJob } from '../../jobs/validate.ts';
-import { outcomeEvent, waitForJob } from '../ops/jobs-ops.ts';
 import { createStreamRenderer, type RenderMode, type RenderSink } from '../ops/stream-render.ts';
 import { EXIT } from './exit-codes.ts';
 import { createOutput, type Output } from './output.ts';
+
+// bullmq and the job contracts (zod) load when a command enqueues or reads jobs, not for every
+// call: a command that only reads Redis (apps:list) starts without them (docs/cli-startup.md).
+const validateJob = async (...args: Parameters<typeof import('../../jobs/validate.ts').validateJob>) =>
+  (await import('../../jobs/validate.ts')).validateJob(...args);
+const waitForJob = async (...args: Parameters<typeof import('../ops/jobs-ops.ts').waitForJob>) =>
+  (await import('../ops/jobs-ops.ts')).waitForJob(...args);
 
 export interface CommonOptions {
   json?: boolean;
@@ -61,14 +66,23 @@ export function enqueuedBy(): string {
  * the queue's `error` events are only read for that line.
  */
 export async function withClient<T>(fn: (client: JobClient, redis: Redis) => Promise<T>): Promise<T> {
+  const { JobClient } = await import('../../jobs/client.ts');
+  const cfg = config();
+  return withRedis((redis) => {
+    const client = new JobClient(redis, { attempts: cfg.jobAttempts, backoffMs: cfg.backoffMs });
+    client.queue.on('error', () => undefined);
+    return fn(client, redis);
+  });
+}
+
+/** {@link withClient} for commands that read Redis but no jobs: without loading bullmq. */
+export async function withRedis<T>(fn: (redis: Redis) => Promise<T>): Promise<T> {
   const cfg = config();
   const redis = createRedis(cfg.redisUrl, 'cli');
   redis.on('error', () => undefined);
-  const client = new JobClient(redis, { attempts: cfg.jobAttempts, backoffMs: cfg.backoffMs });
-  client.queue.on('error', () => undefined);
   try {
     await waitForRedis(redis, cfg.redisUrl);
-    return await fn(client, redis);
+    return await fn(redis);
   } catch (err) {
     if (isConnectionError(err))
       throw unreachableRedis(cfg.redisUrl, describeRedisError(rootCause(err)), err as Error);
@@ -123,7 +137,7 @@ export async function submit(
 ): Promise<number> {
   const base = createOutput(Boolean(options.json));
   const output: Output = view?.ownsStdout ? { ...base, info: base.error } : base;
-  validateJob(type, payload);
+  await validateJob(type, payload);
   const wait = timeoutMs(options);
   const redisUrl = config().redisUrl;
   return withClient(async (client, redis) => {
@@ -164,6 +178,8 @@ export async function submit(
     } finally {
       renderer.end();
     }
+    // Loaded with waitForJob (bullmq): on use only, as a command that never waits does not need it.
+    const { outcomeEvent } = await import('../ops/jobs-ops.ts');
     if (view && final.state === 'completed') {
       const result = await view.enrich(final.result, client, redis);
       if (output.json && !view.ownsStdout) renderer.event(outcomeEvent({ ...final, result }));

@@ -1,19 +1,17 @@
 import type { Command } from 'commander';
 import { InvalidInputError, NotFoundError } from '../../../core/errors.ts';
 import { laneId } from '../../../jobs/lane.ts';
-import { appName } from '../../../jobs/schemas/common.ts';
 import {
   type DeployedRevisionRecord,
   type LaneStatus,
   listLaneStatuses,
   readLaneStatus,
 } from '../../../jobs/status.ts';
-import { issuesOf, validateJob } from '../../../jobs/validate.ts';
 import { confirmByName } from '../confirm.ts';
 import { DRY_RUN_OPTION, type DryRunOptions, submitAppJob } from '../dry-run.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createOutput, formatTime, keyValues, table } from '../output.ts';
-import { action, type CommonOptions, withClient } from '../runtime.ts';
+import { action, type CommonOptions, withRedis } from '../runtime.ts';
 import { type Style, stdoutStyle } from '../style.ts';
 import { withSubmitOptions } from './common.ts';
 
@@ -43,6 +41,7 @@ export function registerApps(program: Command): void {
       .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, options: DryRunOptions & { force?: boolean; withStorage?: boolean }) => {
+      const { validateJob } = await import('../../../jobs/validate.ts');
       validateJob('destroy', { app, withStorage: Boolean(options.withStorage) });
       // A dry run destroys nothing: no name to confirm.
       if (!options.dryRun) await confirmByName(`destroying ${app}`, app, options.force);
@@ -58,7 +57,7 @@ export function registerApps(program: Command): void {
     .action(
       action(async (options: { json?: boolean; all?: boolean }) => {
         const output = createOutput(Boolean(options.json));
-        const known = await withClient((_client, redis) => listLaneStatuses(redis, 'app'));
+        const known = await withRedis((redis) => listLaneStatuses(redis, 'app'));
         const apps = options.all ? known : known.filter((a) => !a.destroyed && !a.renamedTo);
         if (output.json) {
           output.data(apps);
@@ -97,13 +96,14 @@ export function registerApps(program: Command): void {
     .option('--json', 'print JSON')
     .action(
       action(async (app: string, options: { json?: boolean }) => {
+        // The contracts (zod) load only here: apps:list starts without them.
+        const { appName } = await import('../../../jobs/schemas/common.ts');
+        const { issuesOf } = await import('../../../jobs/validate.ts');
         const valid = appName.safeParse(app);
         if (!valid.success)
           throw new InvalidInputError(issuesOf(valid.error).map((i) => ({ ...i, path: 'app' })));
         const output = createOutput(Boolean(options.json));
-        const status = await withClient((_client, redis) =>
-          readLaneStatus(redis, laneId({ kind: 'app', name: app })),
-        );
+        const status = await withRedis((redis) => readLaneStatus(redis, laneId({ kind: 'app', name: app })));
         if (!status) throw new NotFoundError(`no app ${app} known to the fleet`);
         if (output.json) output.data(status);
         else for (const line of statusLines(status, stdoutStyle())) output.out(line);

@@ -1,0 +1,139 @@
+// The CLI's fast build: one esbuild bundle of src/cli.ts (with code splitting, so a command loads
+// only the chunks it imports) under dist/cli/<id>/, and dist/cli/current.json naming it together
+// with the size and mtime of every source file it was built from. bin/longshore.js checks those in
+// a few milliseconds and rebuilds through this module when a source changed, so a checkout never
+// runs stale code and nobody has to remember a build step. Plain JavaScript: the launcher imports
+// it without tsx. See docs/cli-startup.md.
+import { randomBytes } from 'node:crypto';
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const OUT = join(ROOT, 'dist', 'cli');
+export const CURRENT = join(OUT, 'current.json');
+
+/**
+ * Loaded from node_modules rather than bundled: pino starts its transports (pino-pretty) as worker
+ * threads by file name, protobufjs requires optional modules at run time, and client-node is big
+ * (15 MB) and only the worker, kube-sim and the dev stack load it.
+ */
+const EXTERNAL = ['pino', 'pino-pretty', 'thread-stream', 'protobufjs', '@kubernetes/client-node'];
+
+/** Files the bundle depends on besides its imports: read beside the bundle at run time. */
+const LUA_SOURCE = join(ROOT, 'src', 'jobs', 'ordering', 'lua');
+
+/** Old builds are kept this long: a long-running worker may still load a lazy chunk from one. */
+const KEEP_OLD_MS = 24 * 60 * 60 * 1000;
+
+/** `[size, mtimeMs]` of a file, or null when it is gone. */
+export function fileStamp(path) {
+  try {
+    const s = statSync(path);
+    return [s.size, s.mtimeMs];
+  } catch {
+    return null;
+  }
+}
+
+/** Whether current.json's inputs are all unchanged; the build's directory when they are. */
+export function freshBuild() {
+  let current;
+  try {
+    current = JSON.parse(readFileSync(CURRENT, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  for (const [file, stamp] of Object.entries(current.inputs)) {
+    const now = fileStamp(join(ROOT, file));
+    if (!now || now[0] !== stamp[0] || now[1] !== stamp[1]) return undefined;
+  }
+  return join(OUT, current.dir);
+}
+
+function luaFiles() {
+  return readdirSync(LUA_SOURCE).map((name) => join(LUA_SOURCE, name));
+}
+
+/**
+ * Builds into a private temporary directory, renames it into place and then points current.json
+ * at it (write + rename): a process starting meanwhile sees either the old build or the new one,
+ * never half of one, however many build at once. Returns the build's directory.
+ */
+export async function buildCli() {
+  const { build } = await import('esbuild');
+  const started = Date.now();
+  mkdirSync(OUT, { recursive: true });
+  const id = `${started.toString(36)}-${randomBytes(4).toString('hex')}`;
+  const tmp = join(OUT, `.tmp-${id}`);
+  try {
+    const result = await build({
+      absWorkingDir: ROOT,
+      entryPoints: { cli: 'src/cli.ts' },
+      outdir: tmp,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      external: EXTERNAL,
+      metafile: true,
+      logLevel: 'silent',
+      // Bundled CommonJS packages (ioredis, commander) call require(); ESM output has none.
+      banner: {
+        js: "import { createRequire as __longshoreRequire } from 'node:module'; const require = __longshoreRequire(import.meta.url);",
+      },
+    });
+    // Every chunk sits at the top of the directory, so scripts.ts's `new URL('./lua/', import.meta.url)`
+    // finds the ordering scripts here.
+    cpSync(LUA_SOURCE, join(tmp, 'lua'), { recursive: true });
+    const files = [
+      ...Object.keys(result.metafile.inputs)
+        .filter((input) => !input.includes('node_modules/'))
+        .map((input) => join(ROOT, input)),
+      ...luaFiles(),
+      // Bundled packages change with the lockfile.
+      join(ROOT, 'package-lock.json'),
+      join(ROOT, 'package.json'),
+    ];
+    const inputs = {};
+    for (const file of files) {
+      const stamp = fileStamp(file);
+      if (!stamp) continue;
+      // Changed while esbuild read it: record it as stale so the next call builds again.
+      inputs[relative(ROOT, file)] = stamp[1] >= started ? [stamp[0], -1] : stamp;
+    }
+    renameSync(tmp, join(OUT, id));
+    const pointer = join(OUT, `.current-${id}.json`);
+    writeFileSync(pointer, `${JSON.stringify({ dir: id, builtAt: new Date().toISOString(), inputs })}\n`);
+    renameSync(pointer, CURRENT);
+    pruneOldBuilds(id);
+    return join(OUT, id);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function pruneOldBuilds(keep) {
+  for (const name of readdirSync(OUT)) {
+    if (name === keep || name === 'current.json' || name === '.lock') continue;
+    const path = join(OUT, name);
+    const stamp = fileStamp(path);
+    if (stamp && Date.now() - stamp[1] > KEEP_OLD_MS) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+// `node bin/build-cli.js` (npm run build, npm's prepare): build now and say where.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const dir = await buildCli();
+  process.stdout.write(`built the CLI into ${relative(process.cwd(), dir)}\n`);
+}
