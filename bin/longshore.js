@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --
 // Starts the CLI from compiled JavaScript: a checkout runs the esbuild bundle under dist/cli/
 // (bin/build-cli.js), rebuilt here first when a source file changed since it was built (a few ms
 // to check), so it is never stale and never needs a manual build step. A call that finds another

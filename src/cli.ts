@@ -21,7 +21,7 @@ export const COMMAND_MODULES: { commands: string[]; load: () => Promise<Register
     load: async () => (await import('./producers/cli/commands/deploy.ts')).registerDeploy,
   },
   {
-    commands: ['config:set', 'config:unset'],
+    commands: ['config:set', 'config:unset', 'config:show', 'config:get'],
     load: async () => (await import('./producers/cli/commands/config.ts')).registerConfig,
   },
   {
