@@ -13,8 +13,6 @@
  * Format: `lsr1.<worker public key>.<iv>.<ciphertext>.<tag>`, base64url parts.
  */
 import {
-  createCipheriv,
-  createDecipheriv,
   createPublicKey,
   diffieHellman,
   generateKeyPairSync,
@@ -23,6 +21,7 @@ import {
   randomBytes,
 } from 'node:crypto';
 import { z } from 'zod';
+import { gcmOpen, gcmSeal } from '../core/aes-gcm.ts';
 import { SealingError } from '../core/errors.ts';
 
 const VERSION = 'lsr1';
@@ -61,17 +60,8 @@ export function sealForReader(plaintext: string, readerPublic: string, context: 
   const senderPublic = rawOf(mine.publicKey);
   const shared = diffieHellman({ privateKey: mine.privateKey, publicKey: publicKeyFrom(readerPublic) });
   const key = derive(shared, senderPublic, readerPublic, context);
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(aad(context, readerPublic));
-  const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [
-    VERSION,
-    senderPublic,
-    iv.toString('base64url'),
-    ciphertext.toString('base64url'),
-    cipher.getAuthTag().toString('base64url'),
-  ].join('.');
+  const { iv, ciphertext, tag } = gcmSeal(key, randomBytes(12), aad(context, readerPublic), plaintext);
+  return [VERSION, senderPublic, iv, ciphertext, tag].join('.');
 }
 
 /** The CLI side: an ephemeral key pair, its public half for the payload, and `open` for the answer. */
@@ -99,13 +89,7 @@ export class ReaderKey {
     try {
       const shared = diffieHellman({ privateKey: this.privateKey, publicKey: publicKeyFrom(senderPublic) });
       const key = derive(shared, senderPublic, this.publicKey, context);
-      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(aad(context, this.publicKey));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([
-        decipher.update(Buffer.from(ciphertext, 'base64url')),
-        decipher.final(),
-      ]).toString('utf8');
+      return gcmOpen(key, { iv, ciphertext, tag }, aad(context, this.publicKey)).toString('utf8');
     } catch {
       throw new SealingError(
         `${context}: the answer failed authentication (altered, or sealed for another request)`,

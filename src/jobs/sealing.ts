@@ -8,8 +8,9 @@
  *
  * Format (text, fits in JSON): `lss1.<key id: 8 hex>.<iv: base64url>.<ciphertext: base64url>.<tag: base64url>`
  */
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, scryptSync } from 'node:crypto';
+import { createHash, hkdfSync, randomBytes, scryptSync } from 'node:crypto';
 import { z } from 'zod';
+import { gcmOpen, gcmSeal } from '../core/aes-gcm.ts';
 import { SealingError } from '../core/errors.ts';
 
 const VERSION = 'lss1';
@@ -72,12 +73,13 @@ export class Sealer {
 
   /** Seals `plaintext` for the place named by `context` (e.g. `config:web:DATABASE_URL`). */
   seal(plaintext: string, context: string): SealedValue {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    cipher.setAAD(Buffer.from(context, 'utf8'));
-    const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    const tag = cipher.getAuthTag();
-    return [VERSION, this.keyId, b64(iv), b64(ciphertext), b64(tag)].join('.');
+    const { iv, ciphertext, tag } = gcmSeal(
+      this.key,
+      randomBytes(12),
+      Buffer.from(context, 'utf8'),
+      plaintext,
+    );
+    return [VERSION, this.keyId, iv, ciphertext, tag].join('.');
   }
 
   /** Opens a sealed value; fails with a SealingError naming the cause (other key, tampering, wrong place). */
@@ -92,23 +94,13 @@ export class Sealer {
       );
     }
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(Buffer.from(context, 'utf8'));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([
-        decipher.update(Buffer.from(ciphertext, 'base64url')),
-        decipher.final(),
-      ]).toString('utf8');
+      return gcmOpen(this.key, { iv, ciphertext, tag }, Buffer.from(context, 'utf8')).toString('utf8');
     } catch {
       throw new SealingError(
         `${context}: sealed value failed authentication (tampered, or sealed for another field)`,
       );
     }
   }
-}
-
-function b64(buffer: Buffer): string {
-  return buffer.toString('base64url');
 }
 
 /** Places a sealed value may belong to; one function so producers and workers agree byte for byte. */

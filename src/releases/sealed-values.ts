@@ -14,7 +14,8 @@
  * The key (32 bytes) is derived from LONGSHORE_SECRET under its own HKDF label
  * (Sealer.historySealKey); without it history holds nothing readable, as with the digests.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
+import { gcmOpen, gcmSeal } from '../core/aes-gcm.ts';
 
 const VERSION = 'lsh1';
 const SEALED = /^lsh1\.([0-9a-f]{8})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]{22})$/;
@@ -39,10 +40,8 @@ export class HistoryValueSealer {
     const plaintext = Buffer.from(base64, 'base64');
     const aad = placeOf(secretName, dataKey);
     const iv = createHmac('sha256', this.ivKey).update(aad).update(plaintext).digest().subarray(0, 12);
-    const cipher = createCipheriv('aes-256-gcm', this.encryptionKey, iv);
-    cipher.setAAD(aad);
-    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-    return [VERSION, this.keyId, b64(iv), b64(ciphertext), b64(cipher.getAuthTag())].join('.');
+    const sealed = gcmSeal(this.encryptionKey, iv, aad, plaintext);
+    return [VERSION, this.keyId, sealed.iv, sealed.ciphertext, sealed.tag].join('.');
   }
 
   /**
@@ -55,14 +54,9 @@ export class HistoryValueSealer {
     if (!match || match[1] !== this.keyId) return undefined;
     const [, , iv, ciphertext, tag] = match as unknown as [string, string, string, string, string];
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.encryptionKey, Buffer.from(iv, 'base64url'));
-      decipher.setAAD(placeOf(secretName, dataKey));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      const plaintext = Buffer.concat([
-        decipher.update(Buffer.from(ciphertext, 'base64url')),
-        decipher.final(),
-      ]);
-      return plaintext.toString('base64');
+      return gcmOpen(this.encryptionKey, { iv, ciphertext, tag }, placeOf(secretName, dataKey)).toString(
+        'base64',
+      );
     } catch {
       return undefined;
     }
@@ -71,8 +65,4 @@ export class HistoryValueSealer {
 
 function placeOf(secretName: string, dataKey: string): Buffer {
   return Buffer.from(`longshore secret value in history v1\0${secretName}\0${dataKey}\0`, 'utf8');
-}
-
-function b64(buffer: Buffer): string {
-  return buffer.toString('base64url');
 }
