@@ -302,18 +302,15 @@ export class ReleaseEngine {
     const objects = await this.prepare(input.objects, input.release);
     const stored = objects.map((o) => redactObject(o, this.digester, this.sealer));
     const content: ReleaseContent = { chart: input.chart, values: input.values, objects: stored };
-    const deployed = this.store.deployed(input.release);
-    const same =
-      deployed !== undefined &&
-      (deployed.digest === contentDigest(content) ||
-        (await this.equalButRecord(
-          {
-            release: input.release,
-            content,
-            ...(input.recordOnlyKeys ? { recordOnlyKeys: input.recordOnlyKeys } : {}),
-          },
-          deployed,
-        )));
+    const same = await this.sameAsDeployed(
+      {
+        release: input.release,
+        content,
+        digest: contentDigest(content),
+        ...(input.recordOnlyKeys ? { recordOnlyKeys: input.recordOnlyKeys } : {}),
+      },
+      this.store.deployed(input.release),
+    );
     return planUpgrade(this.planParts(), input.release, desiredOf(objects, stored), !same, input.signal);
   }
 
@@ -478,11 +475,7 @@ export class ReleaseEngine {
     const deployed = this.store.deployed(p.release);
     const last = this.store.last(p.release);
     if (continued) return this.runRevision(p, continued, deployed, recovered);
-    if (
-      p.mode === 'upgrade' &&
-      deployed &&
-      (deployed.digest === p.digest || (await this.equalButRecord(p, deployed)))
-    )
+    if (p.mode === 'upgrade' && deployed && (await this.sameAsDeployed(p, deployed)))
       return this.repair(p, deployed, recovered);
     if (
       p.mode === 'rollback' &&
@@ -564,6 +557,19 @@ export class ReleaseEngine {
     if (!isRedacted(stored)) return findDrift(stored, live) === undefined;
     const values = valuesFromLive(stored, live, this.digester);
     return values.lost.length === 0 && findDrift(withValues(stored, values.data), live) === undefined;
+  }
+
+  /**
+   * Whether an upgrade of this content makes no new revision: the deployed revision has its digest,
+   * or differs only in `recordOnlyKeys` (how `upgrade` decides, and so its dry run, `plan`).
+   */
+  private async sameAsDeployed(
+    p: Pick<DeployParams, 'release' | 'content' | 'recordOnlyKeys' | 'digest'>,
+    deployed: RevisionInfo | undefined,
+  ): Promise<boolean> {
+    return (
+      deployed !== undefined && (deployed.digest === p.digest || (await this.equalButRecord(p, deployed)))
+    );
   }
 
   /**
