@@ -26,7 +26,8 @@ export function defaultReplicas(type: string): number {
  * and probes of types that already existed carry over. app.json `formation` then sets replicas and
  * `healthchecks` sets probes, of types in that set only: a formation or healthcheck naming a type
  * the app does not have is refused (it used to create that type and, without a Procfile, drop the
- * others). Cron tasks, when given, replace the list.
+ * others). Cron tasks, when given, replace the list. Domains it names are added or removed; the
+ * app's others stay.
  */
 export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
   const next = structuredClone(spec);
@@ -56,6 +57,12 @@ export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
   if (payload.registry)
     next.registry = { server: payload.registry.server, username: payload.registry.username };
   else if (payload.registry === null) delete next.registry;
+  if (payload.domains) {
+    const changes = Object.entries(payload.domains);
+    const added = changes.filter(([, change]) => change === 'add').map(([domain]) => domain);
+    const removed = changes.filter(([, change]) => change === 'remove').map(([domain]) => domain);
+    next.domains = changeList(changeList(spec.domains, 'add', added), 'remove', removed);
+  }
   return next;
 }
 

@@ -37,12 +37,14 @@ export function sealEnvMap(
   return Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, sealer.seal(v, context(k))]));
 }
 
+/** Config values for `app`, sealed for its `config-{app}` release; `field` names them in errors. */
 export function sealConfigSet(
   sealer: Sealer,
   app: string,
   plain: Record<string, string>,
+  field = 'set',
 ): Record<string, SealedValue> {
-  return sealEnvMap(sealer, plain, (key) => sealContext.config(app, key), 'set');
+  return sealEnvMap(sealer, plain, (key) => sealContext.config(app, key), field);
 }
 
 export function sealRunEnv(

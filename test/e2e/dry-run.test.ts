@@ -142,6 +142,47 @@ describe('--dry-run', () => {
     );
   });
 
+  it('plans a deploy that changes an env var and removes a domain as one job: config update, Ingress delete, zero writes', async () => {
+    const cartDeploy = (...extra: string[]) =>
+      ok(['deploy', 'cart', '--procfile', fleet.file('cart.Procfile', PROCFILE), ...extra]);
+    await ok(['config:set', 'cart', 'GREETING=hello', 'OTHER=kept', '--wait']);
+    await ok(['domains:add', 'cart', 'c.example.com', 'd.example.com', '--wait']);
+    await cartDeploy('--image', 'registry.example.com/cart:1', '--wait');
+    await until(() => store.deployed('cart'), 'the app revision of cart to reach the test store');
+    const gone = ingressName('cart', 'd.example.com');
+    const change = ['--image', 'registry.example.com/cart:1', '--env', 'GREETING=changed-value'];
+
+    let plan = '';
+    const writes = await fleet.writesDuring(async () => {
+      plan = await cartDeploy(...change, '--remove-domain', 'd.example.com', '--dry-run');
+    });
+    expect(writes).toEqual([]);
+    expect(plan).toContain('config-cart (new revision after 1)');
+    expect(plan).toMatch(/~ update Secret\/config-cart \(namespace default\)\n\s+GREETING: \(changed\)\n/);
+    expect(plan).not.toMatch(/OTHER: \(/);
+    expect(plan).toContain(`- delete Ingress/${gone} (namespace default)`);
+    expect(plan).not.toContain(`delete Ingress/${ingressName('cart', 'c.example.com')}`);
+    expect(plan).toMatch(
+      /dry run of deploy cart registry\.example\.com\/cart:1 with env GREETING; domains -d\.example\.com: 2 to update, 1 to delete, \d+ unchanged; nothing was written/,
+    );
+    expect(store.history('config-cart').map((r) => r.revision)).toEqual([1]);
+    expect(plan).not.toContain('changed-value');
+
+    // The same deploy for real: one job releases the new value and drops the Ingress.
+    await cartDeploy(...change, '--remove-domain', 'd.example.com', '--wait');
+    await until(() => store.deployed('cart')?.revision === 2 || undefined, 'revision 2 of cart');
+    expect(store.history('config-cart').map((r) => r.revision)).toEqual([1, 2]);
+    expect(await ok(['config:get', 'cart', 'GREETING'])).toBe('changed-value');
+    expect(await ok(['config:get', 'cart', 'OTHER'])).toBe('kept');
+    await expect(
+      fleet.networking.readNamespacedIngress({ name: gone, namespace: 'default' }),
+    ).rejects.toThrow();
+    const kept = ingressName('cart', 'c.example.com');
+    expect(
+      (await fleet.networking.readNamespacedIngress({ name: kept, namespace: 'default' })).metadata?.name,
+    ).toBe(kept);
+  });
+
   it('plans a destroy as deletes, asks for no confirmation, and refuses --dry-run where a job has none', async () => {
     const before = await facts();
     const writes = await fleet.writesDuring(async () => {

@@ -40,6 +40,26 @@ describe('invalid input', () => {
     [['storage:mount', 'web', 'data:relative'], /mount\.mountPath: must be an absolute path/],
     [['storage:mount', 'web', 'data:/x', '--sub-path', '../up'], /mount\.subPath: must not contain "\.\."/],
     [['deploy', 'web', '--image', 'nginx', '--bogus'], /unknown option '--bogus'/],
+    [
+      ['deploy', 'web', '--image', 'nginx', '--env', 'K=1', '--unset-env', 'K'],
+      /env\.K: is both set \(--env\/--env-file\) and unset \(--unset-env\)/,
+    ],
+    [['deploy', 'web', '--image', 'nginx', '--env', 'NOEQUALS'], /env: "NOEQUALS" is not KEY=VALUE/],
+    [['deploy', 'web', '--image', 'nginx', '--unset-env', '1BAD'], /env\.1BAD/],
+    [
+      [
+        'deploy',
+        'web',
+        '--image',
+        'nginx',
+        '--add-domain',
+        'a.example.com',
+        '--remove-domain',
+        'a.example.com',
+      ],
+      /domains\.a\.example\.com: is both added and removed/,
+    ],
+    [['deploy', 'web', '--image', 'nginx', '--remove-domain', 'not a host'], /domains/],
   ])('refuses %j with exit 2', async (args, message) => {
     const result = await runCli(args, fleet.env);
     expect(result.stderr).toMatch(message);

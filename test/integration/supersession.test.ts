@@ -13,6 +13,7 @@ import type { JobType } from '../../src/jobs/contract.ts';
 import { contractFor, supersessionOf } from '../../src/jobs/contracts.ts';
 import { ENVELOPE_VERSION } from '../../src/jobs/envelope.ts';
 import { type LaneDecision, LaneStore } from '../../src/jobs/ordering/lane-store.ts';
+import { Sealer } from '../../src/jobs/sealing.ts';
 
 type Entry = 'deploy' | 'config' | 'reconcile' | 'scale' | 'gap';
 
@@ -180,6 +181,40 @@ describe('supersession in the acquire script', () => {
       kind: 'superseded',
       by: newer.id,
     });
+  });
+
+  it("compares a deploy's env and domain changes name by name: one naming others does not supersede", async () => {
+    const sealer = new Sealer('supersession-test-secret-0123456789abcdef');
+    const deployWith = (app: string, image: string, extra: Record<string, unknown>) =>
+      jobs.enqueue('deploy', { app, image: `registry.example.com/x:${image}`, ...extra }, 'test');
+    const env = (app: string, values: Record<string, string | null>) =>
+      Object.fromEntries(
+        Object.entries(values).map(([k, v]) => [k, v === null ? null : sealer.seal(v, `config:${app}:${k}`)]),
+      );
+
+    // Skipping a deploy that unsets OLD for one that only sets NEW would keep OLD: it runs.
+    const a = `s${++apps}`;
+    const unsets = await deployWith(a, '1', { env: env(a, { OLD: null }) });
+    await deployWith(a, '2', { env: env(a, { NEW: 'v' }) });
+    expect((await acquire(`app.${a}`, unsets.id, 'deploy')).kind).toBe('go');
+
+    // A domain removed by the older one and not named by the newer one: it runs.
+    const b = `s${++apps}`;
+    const removes = await deployWith(b, '1', { domains: { 'b.example.com': 'remove' } });
+    await deployWith(b, '2', { domains: { 'c.example.com': 'add' } });
+    expect((await acquire(`app.${b}`, removes.id, 'deploy')).kind).toBe('go');
+
+    // The newer one names every variable and domain the older one changes: its run decides them.
+    const c = `s${++apps}`;
+    const older = await deployWith(c, '1', {
+      env: env(c, { K: 'old', OLD: null }),
+      domains: { 'b.example.com': 'remove' },
+    });
+    const newer = await deployWith(c, '2', {
+      env: env(c, { K: 'new', OLD: 'back' }),
+      domains: { 'b.example.com': 'add' },
+    });
+    expect(await acquire(`app.${c}`, older.id, 'deploy')).toMatchObject({ kind: 'superseded', by: newer.id });
   });
 
   it('bounds the scan: past it, the older deploy simply runs', async () => {

@@ -184,6 +184,36 @@ describe('job contracts', () => {
     expect(contractFor('run').lane({ app: 'web' } as never)).toBeUndefined();
   });
 
+  it('deploy: env changes (sealed, null unsets) and domain changes (add/remove), named in the summary without values', () => {
+    const sealed = sealer.seal('hello', sealContext.config('web', 'GREETING'));
+    const payload = validateJob('deploy', {
+      app: 'web',
+      image: 'nginx:1.27',
+      env: { GREETING: sealed, OLD: null },
+      domains: { 'b.example.com': 'remove', 'c.example.com': 'add' },
+    }).payload;
+    expect(payload).toMatchObject({ env: { GREETING: sealed, OLD: null } });
+    expect(contractFor('deploy').describe(payload)).toBe(
+      'deploy web nginx:1.27 with env GREETING, -OLD; domains -b.example.com, +c.example.com',
+    );
+    expect(() => validateJob('deploy', { app: 'web', image: 'nginx', env: { GREETING: 'plain' } })).toThrow(
+      /env\.GREETING: must be a value sealed/,
+    );
+    expect(() => validateJob('deploy', { app: 'web', image: 'nginx', env: { '1BAD': sealed } })).toThrow(
+      /env/,
+    );
+    expect(() =>
+      validateJob('deploy', { app: 'web', image: 'nginx', domains: { 'b.example.com': 'rename' } }),
+    ).toThrow(/domains/);
+    expect(() =>
+      validateJob('deploy', { app: 'web', image: 'nginx', domains: { 'not a host': 'add' } }),
+    ).toThrow(/domains/);
+    const many = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`d${i}.example.com`, 'add']));
+    expect(() => validateJob('deploy', { app: 'web', image: 'nginx', domains: many })).toThrow(
+      /domains: must name at most 100 domains/,
+    );
+  });
+
   it('run: unordered, a command required, defaults (web, a day, an hour, followed), bounded seconds, sealed env', () => {
     expect(validateJob('run', { app: 'web', command: ['rake', 'db:migrate'] }).payload).toEqual({
       app: 'web',

@@ -5,6 +5,8 @@ import {
   appName,
   cpuQuantity,
   cronSchedule,
+  domainName,
+  envKey,
   gitSha,
   imageRef,
   nonNegativeInt,
@@ -64,6 +66,9 @@ const cronTask = z
   })
   .strict();
 
+/** As many as `domains:add` takes in one job. */
+const MAX_DOMAIN_CHANGES = 100;
+
 export const deployPayload = z
   .object({
     app: appName,
@@ -109,6 +114,24 @@ export const deployPayload = z
       .strict()
       .nullable()
       .optional(),
+    /**
+     * Environment changes released with this deploy, in its `config-{app}` release: a sealed value
+     * (bound to `config:{app}:{KEY}`, as `config:set`'s) sets the variable, `null` unsets it, and a
+     * variable not named keeps its value. One job and one rollout for a new image and new config.
+     * A record rather than set/unset lists, so supersession (docs/ordering.md) sees which variables
+     * a deploy touches, key by key.
+     */
+    env: z.record(envKey, sealedValue.nullable()).optional(),
+    /**
+     * Domains added or removed with this deploy (one Ingress each); the app's other domains stay.
+     * A record for the same reason as `env`.
+     */
+    domains: z
+      .record(domainName, z.enum(['add', 'remove']))
+      .refine((d) => Object.keys(d).length <= MAX_DOMAIN_CHANGES, {
+        message: `must name at most ${MAX_DOMAIN_CHANGES} domains`,
+      })
+      .optional(),
   })
   .strict();
 
@@ -122,5 +145,21 @@ export const deployContract = defineContract<DeployPayload>({
   supersedeKey: 'deploy',
   app: (p) => p.app,
   describe: (p) =>
-    `deploy ${p.app} ${p.image}${p.source ? ` (${p.source.ref}@${p.source.sha.slice(0, 7)} by ${p.source.pusher})` : ''}`,
+    `deploy ${p.app} ${p.image}${p.source ? ` (${p.source.ref}@${p.source.sha.slice(0, 7)} by ${p.source.pusher})` : ''}${changesWith(p)}`,
 });
+
+/** ` with env GREETING, -OLD; domains -b.example.com`: names only, never a value. */
+function changesWith(p: DeployPayload): string {
+  const byName = ([a]: [string, unknown], [b]: [string, unknown]) => a.localeCompare(b);
+  const env = Object.entries(p.env ?? {})
+    .sort(byName)
+    .map(([key, value]) => (value === null ? `-${key}` : key));
+  const domains = Object.entries(p.domains ?? {})
+    .sort(byName)
+    .map(([d, change]) => `${change === 'add' ? '+' : '-'}${d}`);
+  const parts = [
+    env.length > 0 ? `env ${env.join(', ')}` : '',
+    domains.length > 0 ? `domains ${domains.join(', ')}` : '',
+  ].filter(Boolean);
+  return parts.length > 0 ? ` with ${parts.join('; ')}` : '';
+}

@@ -6,7 +6,8 @@ import { applyDeploy, removedProcessTypes } from '../../apps/mutations.ts';
 import type { AppSpec } from '../../apps/spec.ts';
 import type { DeployPayload } from '../../jobs/schemas/deploy.ts';
 import { sealContext } from '../../jobs/sealing.ts';
-import { loadAppState } from '../app-state.ts';
+import { type AppState, loadAppState } from '../app-state.ts';
+import { changedEnv, describeEnvChange, type EnvChange } from '../deploy/env-change.ts';
 import { runAppPipeline } from '../deploy/pipeline.ts';
 import type { Handler } from '../handler.ts';
 import { recordTypes } from './record-types.ts';
@@ -14,7 +15,13 @@ import { recordTypes } from './record-types.ts';
 export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   const { app, registry } = ctx.payload;
   const cluster = await ctx.services.cluster();
-  const state = await loadAppState(cluster, app, { dryRun: ctx.dryRun === true });
+  const loaded = await loadAppState(cluster, app, { dryRun: ctx.dryRun === true });
+  const envChange = envChangeOf(ctx.payload);
+  // The deploy's own env changes, merged before anything is written (refused when values are lost
+  // and the change does not give or drop each of them; then the environment is whole again).
+  const state: AppState = envChange
+    ? { ...withoutLostConfig(loaded), env: changedEnv(ctx, app, loaded, envChange) }
+    : loaded;
   // Refuses (before anything is written) a formation or healthcheck naming a type the app lacks.
   // A deploy restarts every pod anyway, so it picks up config set with --no-restart. (Not when
   // values are lost: config-{app} is left as it is, and so is the digest of what it holds.)
@@ -28,7 +35,7 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
     env: state.env,
     ...(state.configLost ? { configLost: state.configLost } : {}),
     ...(registryPassword !== undefined ? { registryPassword } : {}),
-    what: `deployed ${ctx.payload.image}`,
+    what: `deployed ${ctx.payload.image}${envChange ? ` (config ${describeEnvChange(envChange)})` : ''}`,
     headline: `Deploying ${app} (image ${ctx.payload.image})`,
   });
   // Only a Procfile that no longer declares a type removes it (docs/apps.md); say so, since it
@@ -44,6 +51,24 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   // The status projection shows the image this deploy rolled out (the runner reads no payloads).
   return { ...result, image: ctx.payload.image };
 };
+
+/** The payload's `env` record as the set/unset change `config` makes (`null` unsets). */
+function envChangeOf(payload: DeployPayload): EnvChange | undefined {
+  const entries = Object.entries(payload.env ?? {});
+  if (entries.length === 0) return undefined;
+  const set: EnvChange['set'] = {};
+  const unset: string[] = [];
+  for (const [key, value] of entries) {
+    if (value === null) unset.push(key);
+    else set[key] = value;
+  }
+  return { set, unset };
+}
+
+function withoutLostConfig(state: AppState): AppState {
+  const { configLost: _resolved, ...rest } = state;
+  return rest;
+}
 
 /** What the app release deleted with a process type: its Deployment, and for web its Service and Ingresses. */
 function deletedObjects(before: AppSpec, type: string): string {

@@ -55,6 +55,16 @@ describe('applyDeploy', () => {
     expect(formation.processes.web?.replicas).toBe(5);
   });
 
+  it('adds and removes the domains a deploy names, keeping the others sorted', () => {
+    const spec = { ...deployed(), domains: ['a.example.com', 'b.example.com'] };
+    const next = applyDeploy(
+      spec,
+      deploy({ domains: { 'b.example.com': 'remove', 'c.example.com': 'add' } }),
+    );
+    expect(next.domains).toEqual(['a.example.com', 'c.example.com']);
+    expect(applyDeploy(spec, deploy({})).domains).toEqual(spec.domains);
+  });
+
   it('keeps cron tasks unless the deploy names them, and keeps registry credentials unless told to clear them', () => {
     const spec = deployed({
       cron: [{ command: 'x', schedule: '@daily', concurrencyPolicy: 'Forbid', suspend: false }],

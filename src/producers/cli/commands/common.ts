@@ -7,3 +7,6 @@ export function withSubmitOptions(command: Command): Command {
     .option('--timeout <seconds>', 'with --wait: stop waiting after this many seconds (the job goes on)')
     .option('--json', 'print the job (and with --wait its outcome) as JSON on stdout');
 }
+
+/** Commander's argument parser for a repeatable option: each use appends to the list. */
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];

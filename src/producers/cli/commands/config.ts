@@ -8,17 +8,16 @@ import type { Redis } from 'ioredis';
 import { InvalidInputError, NotFoundError } from '../../../core/errors.ts';
 import { laneId } from '../../../jobs/lane.ts';
 import { ReaderKey } from '../../../jobs/reader-sealing.ts';
-import { CONFIG_MAX_BYTES } from '../../../jobs/schemas/config.ts';
 import { type ConfigReadAnswer, configReadContext } from '../../../jobs/schemas/config-read.ts';
 import { sealConfigSet } from '../../../jobs/sealed-input.ts';
 import { readLaneStatus } from '../../../jobs/status.ts';
 import { formatDotenv, parseDotenv } from '../../sources/dotenv.ts';
-import { readInputFile } from '../../sources/read-file.ts';
+import { DOTENV_MAX_BYTES, readEnvFiles } from '../../sources/env-files.ts';
 import { readStdinInput } from '../../sources/read-stdin.ts';
 import { alignedLines, maskedObject } from '../config-view.ts';
 import { DRY_RUN_OPTION, type DryRunOptions, submitAppJob } from '../dry-run.ts';
 import { action, type CommonOptions, parseAssignments, type ResultView, sealer, submit } from '../runtime.ts';
-import { withSubmitOptions } from './common.ts';
+import { collect, withSubmitOptions } from './common.ts';
 
 interface ConfigOptions extends DryRunOptions {
   restart: boolean;
@@ -30,15 +29,7 @@ interface ShowOptions extends CommonOptions {
   dotenv?: boolean;
 }
 
-/**
- * A dotenv file may be larger than the values it holds (quotes, escapes, comments); the values
- * themselves are held to CONFIG_MAX_BYTES when they are sealed.
- */
-export const DOTENV_MAX_BYTES = 4 * CONFIG_MAX_BYTES;
-
 const STDIN = '-';
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /**
  * The variables to set, lowest precedence first: each `--env-file` in the order given, then stdin
@@ -50,12 +41,7 @@ async function assignmentsOf(
   options: ConfigOptions,
 ): Promise<Record<string, string>> {
   const fromStdin = words.includes(STDIN);
-  const plain: Record<string, string> = {};
-  for (const path of options.envFile ?? [])
-    Object.assign(
-      plain,
-      parseDotenv(readInputFile({ option: '--env-file', path, maxBytes: DOTENV_MAX_BYTES }), path),
-    );
+  const plain = readEnvFiles(options.envFile ?? []);
   if (fromStdin) {
     const text = await readStdinInput({
       option: STDIN,

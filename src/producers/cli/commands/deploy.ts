@@ -2,13 +2,15 @@ import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import { InvalidInputError } from '../../../core/errors.ts';
 import { settledProcessTypes, unknownFormationTypes } from '../../../jobs/app-processes.ts';
+import { sealConfigSet } from '../../../jobs/sealed-input.ts';
 import { sealContext } from '../../../jobs/sealing.ts';
 import { APP_JSON_MAX_BYTES, type AppJsonParts, parseAppJson } from '../../sources/app-json.ts';
+import { readEnvFiles } from '../../sources/env-files.ts';
 import { PROCFILE_MAX_BYTES, parseProcfile } from '../../sources/procfile.ts';
 import { readInputFile } from '../../sources/read-file.ts';
 import { DRY_RUN_OPTION, submitAppJob } from '../dry-run.ts';
-import { action, type CommonOptions, sealer } from '../runtime.ts';
-import { withSubmitOptions } from './common.ts';
+import { action, type CommonOptions, parseAssignments, sealer } from '../runtime.ts';
+import { collect, withSubmitOptions } from './common.ts';
 
 interface DeployOptions extends CommonOptions {
   image?: string;
@@ -21,6 +23,11 @@ interface DeployOptions extends CommonOptions {
   registryUsername?: string;
   registryPasswordStdin?: boolean;
   clearRegistry?: boolean;
+  env?: string[];
+  envFile?: string[];
+  unsetEnv?: string[];
+  addDomain?: string[];
+  removeDomain?: string[];
 }
 
 /** The whole of stdin, one trailing newline dropped (as `docker login --password-stdin`). */
@@ -75,6 +82,48 @@ async function refuseTypesTheAppLacks(
   if (issues.length > 0) throw new InvalidInputError(issues, `deploy of ${app}`);
 }
 
+/**
+ * `env` of the payload: `--env-file` files in order, then `--env` pairs (a pair wins), sealed as
+ * `config:set` seals them; `--unset-env` names as `null`. A name both set and unset is refused.
+ */
+function envChangeFrom(app: string, options: DeployOptions): Record<string, unknown> | undefined {
+  const plain = {
+    ...readEnvFiles(options.envFile ?? []),
+    ...parseAssignments(options.env ?? [], 'env'),
+  };
+  const unset = options.unsetEnv ?? [];
+  const both = unset.filter((key) => key in plain);
+  if (both.length > 0) {
+    throw new InvalidInputError(
+      both.map((key) => ({
+        path: `env.${key}`,
+        message: 'is both set (--env/--env-file) and unset (--unset-env)',
+      })),
+    );
+  }
+  if (Object.keys(plain).length === 0 && unset.length === 0) return undefined;
+  const env: Record<string, unknown> = sealConfigSet(sealer(), app, plain, 'env');
+  for (const key of unset) env[key] = null;
+  return env;
+}
+
+/** `domains` of the payload: each `--add-domain` as `add`, each `--remove-domain` as `remove`. */
+function domainChangesFrom(options: DeployOptions): Record<string, string> | undefined {
+  const added = options.addDomain ?? [];
+  const removed = options.removeDomain ?? [];
+  const both = added.filter((d) => removed.includes(d));
+  if (both.length > 0) {
+    throw new InvalidInputError(
+      both.map((d) => ({ path: `domains.${d}`, message: 'is both added and removed' })),
+    );
+  }
+  if (added.length === 0 && removed.length === 0) return undefined;
+  return Object.fromEntries([
+    ...added.map((d) => [d, 'add'] as const),
+    ...removed.map((d) => [d, 'remove'] as const),
+  ]);
+}
+
 /** Builds the deploy payload from flags and files; exported for the git hook, which deploys the same way. */
 export async function deployPayloadFrom(
   app: string,
@@ -105,6 +154,10 @@ export async function deployPayloadFrom(
     if (parts.healthchecks) payload.healthchecks = parts.healthchecks;
     if (parts.cron) payload.cron = parts.cron;
   }
+  const env = envChangeFrom(app, options);
+  if (env) payload.env = env;
+  const domains = domainChangesFrom(options);
+  if (domains) payload.domains = domains;
   if (options.clearRegistry) {
     if (options.registryServer || options.registryUsername || options.registryPasswordStdin) {
       throw new InvalidInputError([
@@ -152,6 +205,19 @@ export function registerDeploy(program: Command): void {
         'read the registry password from stdin (it is sealed before enqueueing)',
       )
       .option('--clear-registry', "forget the app's registry credentials (uninstalls pull-secret-{app})")
+      .option(
+        '--env <KEY=VALUE>',
+        'set a variable with this deploy, in the same rollout (repeatable)',
+        collect,
+      )
+      .option(
+        '--env-file <file>',
+        'set the variables of a dotenv file with this deploy (repeatable)',
+        collect,
+      )
+      .option('--unset-env <KEY>', 'unset a variable with this deploy (repeatable)', collect)
+      .option('--add-domain <domain>', 'add a domain with this deploy (repeatable)', collect)
+      .option('--remove-domain <domain>', 'remove a domain with this deploy (repeatable)', collect)
       .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, options: DeployOptions) => {
