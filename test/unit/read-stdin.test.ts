@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { PASSWORD_MAX_BYTES, readPasswordStdin } from '../../src/producers/sources/read-password.ts';
 import { readStdinInput } from '../../src/producers/sources/read-stdin.ts';
 
 const input = (stdin: NodeJS.ReadableStream & { isTTY?: boolean }, maxBytes = 64) =>
@@ -26,5 +27,22 @@ describe('reading stdin', () => {
     );
     await expect(input(Readable.from([Buffer.from([0xff, 0xfe])]))).rejects.toThrow(/not UTF-8/);
     await expect(input(Readable.from([Buffer.from('A=\u0000')]))).rejects.toThrow(/NUL bytes/);
+  });
+});
+
+describe('reading a password from stdin', () => {
+  const password = (chunks: string[] | Buffer[], tty = false) =>
+    readPasswordStdin('--password-stdin', 'password', Object.assign(Readable.from(chunks), { isTTY: tty }));
+
+  it('drops one trailing newline (LF or CRLF), as docker login does, and keeps the rest', async () => {
+    expect(await password(['s3cr3t\n'])).toBe('s3cr3t');
+    expect(await password(['s3cr3t\r\n'])).toBe('s3cr3t');
+    expect(await password(['two\nlines\n\n'])).toBe('two\nlines\n');
+  });
+
+  it('refuses an empty input, a terminal and an input over the limit', async () => {
+    await expect(password(['\n'])).rejects.toThrow('password: stdin was empty');
+    await expect(password([], true)).rejects.toThrow(/stdin is a terminal; pipe the password into it/);
+    await expect(password([Buffer.alloc(PASSWORD_MAX_BYTES + 1, 'a')])).rejects.toThrow(/stdin is more than/);
   });
 });

@@ -8,6 +8,7 @@ import { APP_JSON_MAX_BYTES, type AppJsonParts, parseAppJson } from '../../sourc
 import { readEnvFiles } from '../../sources/env-files.ts';
 import { PROCFILE_MAX_BYTES, parseProcfile } from '../../sources/procfile.ts';
 import { readInputFile } from '../../sources/read-file.ts';
+import { readPasswordStdin } from '../../sources/read-password.ts';
 import { DRY_RUN_OPTION, submitAppJob } from '../dry-run.ts';
 import { action, type CommonOptions, parseAssignments, sealer } from '../runtime.ts';
 import { collect, withSubmitOptions } from './common.ts';
@@ -28,15 +29,6 @@ interface DeployOptions extends CommonOptions {
   unsetEnv?: string[];
   addDomain?: string[];
   removeDomain?: string[];
-}
-
-/** The whole of stdin, one trailing newline dropped (as `docker login --password-stdin`). */
-export async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks)
-    .toString('utf8')
-    .replace(/\r?\n$/, '');
 }
 
 /**
@@ -175,8 +167,7 @@ export async function deployPayloadFrom(
         },
       ]);
     }
-    const password = await readStdin();
-    if (!password) throw new InvalidInputError([{ path: 'registry.password', message: 'stdin was empty' }]);
+    const password = await readPasswordStdin('--registry-password-stdin', 'registry.password');
     payload.registry = {
       server: options.registryServer,
       username: options.registryUsername,

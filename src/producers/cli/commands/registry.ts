@@ -7,9 +7,9 @@
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
 import { sealContext } from '../../../jobs/sealing.ts';
+import { readPasswordStdin } from '../../sources/read-password.ts';
 import { action, type CommonOptions, sealer, submit } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
-import { readStdin } from './deploy.ts';
 
 interface LoginOptions extends CommonOptions {
   passwordStdin?: boolean;
@@ -39,8 +39,7 @@ export function registerRegistry(program: Command): void {
           { path: 'password', message: 'pass the registry password on stdin with --password-stdin' },
         ]);
       }
-      const password = await readStdin();
-      if (!password) throw new InvalidInputError([{ path: 'password', message: 'stdin was empty' }]);
+      const password = await readPasswordStdin('--password-stdin', 'password');
       const context = options.app
         ? sealContext.registryPassword(options.app)
         : sealContext.registryGlobalPassword(server);
