@@ -57,9 +57,12 @@ describe('canonicalQuantity', () => {
     expect(canonicalQuantity(2147483648)).toBe('2147483648');
   });
 
-  it.each([['512MB'], ['abc'], [''], ['1.5.5'], ['true'], ['1Gi!']])('refuses %j with the regexp message', (text) => {
-    expect(() => canonicalQuantity(text)).toThrow(QUANTITY_FORMAT_ERROR);
-  });
+  it.each([['512MB'], ['abc'], [''], ['1.5.5'], ['true'], ['1Gi!']])(
+    'refuses %j with the regexp message',
+    (text) => {
+      expect(() => canonicalQuantity(text)).toThrow(QUANTITY_FORMAT_ERROR);
+    },
+  );
 
   it.each([['1K'], ['1e'], ['1ki'], ['1Mm']])('refuses the suffix of %j', (text) => {
     expect(() => canonicalQuantity(text)).toThrow(QUANTITY_SUFFIX_ERROR);
@@ -85,13 +88,22 @@ describe('base64Error (Go StdEncoding)', () => {
 
 describe('goTimeError (time.Parse RFC3339)', () => {
   const layout = '"2006-01-02T15:04:05Z07:00"';
-  it.each([['2024-05-01T10:00:00Z'], ['2024-05-01T10:00:00.123456Z'], ['2024-05-01T10:00:00+02:00']])('accepts %s', (t) => {
-    expect(goTimeError(t)).toBeUndefined();
-  });
+  it.each([['2024-05-01T10:00:00Z'], ['2024-05-01T10:00:00.123456Z'], ['2024-05-01T10:00:00+02:00']])(
+    'accepts %s',
+    (t) => {
+      expect(goTimeError(t)).toBeUndefined();
+    },
+  );
   it.each([
     ['yesterday', `parsing time "yesterday" as ${layout}: cannot parse "yesterday" as "2006"`],
-    ['2024-5-01T10:00:00Z', `parsing time "2024-5-01T10:00:00Z" as ${layout}: cannot parse "5-01T10:00:00Z" as "01"`],
-    ['2024-05-01 10:00:00Z', `parsing time "2024-05-01 10:00:00Z" as ${layout}: cannot parse " 10:00:00Z" as "T"`],
+    [
+      '2024-5-01T10:00:00Z',
+      `parsing time "2024-5-01T10:00:00Z" as ${layout}: cannot parse "5-01T10:00:00Z" as "01"`,
+    ],
+    [
+      '2024-05-01 10:00:00Z',
+      `parsing time "2024-05-01 10:00:00Z" as ${layout}: cannot parse " 10:00:00Z" as "T"`,
+    ],
     ['2024-05-01T10:00:00', `parsing time "2024-05-01T10:00:00" as ${layout}: cannot parse "" as "Z07:00"`],
     ['2024-13-01T10:00:00Z', 'parsing time "2024-13-01T10:00:00Z": month out of range'],
     ['2024-02-30T10:00:00Z', 'parsing time "2024-02-30T10:00:00Z": day out of range'],
