@@ -21,7 +21,7 @@ const template = (labels: Record<string, string>, spec: Body = podSpec()) => ({ 
 
 /** By kind; a function of the namespace the objects go in (an Event names its object's). */
 export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> = {
-  ConfigMap: (namespace) => ({
+  ConfigMap: () => ({
     valid: { data: { a: '1', 'b.txt': 'text' }, binaryData: { bin: 'AAEC' } },
     edges: [{}, { data: {} }, { data: { empty: '' } }, { immutable: true, data: { a: 'b' } }],
   }),
@@ -35,11 +35,11 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
     },
     edges: [{ involvedObject: { kind: 'Pod', name: 'p', namespace }, count: INT32_MAX, type: 'Warning' }],
   }),
-  Namespace: (namespace) => ({
+  Namespace: () => ({
     valid: { metadata: { labels: { team: 'a' } } },
     edges: [{}, { spec: { finalizers: [] } }],
   }),
-  PersistentVolumeClaim: (namespace) => ({
+  PersistentVolumeClaim: () => ({
     valid: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
     edges: [
       // No class: nothing provisions it and it waits for a matching volume.
@@ -74,7 +74,7 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       },
     ],
   }),
-  PersistentVolume: (namespace) => ({
+  PersistentVolume: () => ({
     valid: {
       spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' } },
     },
@@ -89,7 +89,7 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       },
     ],
   }),
-  Pod: (namespace) => ({
+  Pod: () => ({
     valid: {
       metadata: { labels: { app: 'p' } },
       spec: {
@@ -130,15 +130,15 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       { spec: { ...podSpec(), schedulingGates: [{ name: 'example.com/gate' }] } },
     ],
   }),
-  Secret: (namespace) => ({
+  Secret: () => ({
     valid: { type: 'Opaque', data: { password: 'cGFzcw==' }, stringData: { user: 'admin' } },
     edges: [{}, { data: {} }, { immutable: true, data: { a: '' } }],
   }),
-  ServiceAccount: (namespace) => ({
+  ServiceAccount: () => ({
     valid: { automountServiceAccountToken: true },
     edges: [{}, { automountServiceAccountToken: false, secrets: [] }],
   }),
-  Service: (namespace) => ({
+  Service: () => ({
     valid: { spec: { selector: { app: 'p' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } },
     edges: [
       { spec: { ports: [{ port: 65535, targetPort: 1 }] } },
@@ -147,7 +147,7 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       { spec: { type: 'ExternalName', externalName: 'example.com' } },
     ],
   }),
-  Deployment: (namespace) => ({
+  Deployment: () => ({
     valid: {
       spec: {
         replicas: 2,
@@ -200,7 +200,7 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       },
     ],
   }),
-  ReplicaSet: (namespace) => ({
+  ReplicaSet: () => ({
     valid: {
       spec: { replicas: 1, selector: { matchLabels: { app: 'rs' } }, template: template({ app: 'rs' }) },
     },
@@ -217,7 +217,7 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       },
     ],
   }),
-  CronJob: (namespace) => ({
+  CronJob: () => ({
     valid: {
       spec: {
         schedule: '*/5 * * * *',
@@ -238,7 +238,7 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       },
     ],
   }),
-  Job: (namespace) => ({
+  Job: () => ({
     valid: { spec: { template: { spec: { ...podSpec(), restartPolicy: 'Never' } } } },
     edges: [
       { spec: { parallelism: 0, template: { spec: { ...podSpec(), restartPolicy: 'Never' } } } },
@@ -254,11 +254,11 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       },
     ],
   }),
-  Lease: (namespace) => ({
+  Lease: () => ({
     valid: { spec: { holderIdentity: 'x', leaseDurationSeconds: 15 } },
     edges: [{}, { spec: { leaseDurationSeconds: INT32_MAX, leaseTransitions: INT32_MAX } }],
   }),
-  Ingress: (namespace) => ({
+  Ingress: () => ({
     valid: {
       spec: {
         rules: [
@@ -278,7 +278,7 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       { spec: { rules: [{}] } },
     ],
   }),
-  StorageClass: (namespace) => ({
+  StorageClass: () => ({
     valid: { provisioner: 'example.com/p', reclaimPolicy: 'Delete' },
     edges: [
       { provisioner: 'example.com/p', volumeBindingMode: 'WaitForFirstConsumer', reclaimPolicy: 'Retain' },
@@ -299,7 +299,7 @@ export function fixtureFor(kind: string, namespace: string): KindFixture {
 
 /** A fixture body as a whole object of `type` named `name` (in `namespace` if the kind is namespaced). */
 export function objectFor(type: ResourceType, name: string, namespace: string, body: Body): Body {
-  const metadata = { ...((body.metadata as Body | undefined) ?? {}), name };
+  const metadata: Body = { ...((body.metadata as Body | undefined) ?? {}), name };
   if (type.namespaced) metadata.namespace = namespace;
   return { ...structuredClone(body), apiVersion: groupVersion(type), kind: type.kind, metadata };
 }
