@@ -22,8 +22,9 @@ type Path = (string | number)[];
 /** Every leaf and subtree path of `value`, apart from what names the object. */
 function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
   if (prefix.length > 0) out.push(prefix);
-  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...prefix, i], out));
-  else if (value && typeof value === 'object') {
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) paths(v, [...prefix, i], out);
+  } else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       const p = [...prefix, k];
       const named = p.join('.');
