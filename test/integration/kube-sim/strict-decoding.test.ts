@@ -5,6 +5,7 @@
  */
 import type * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubeCli } from '../../helpers/kubectl.ts';
 import { type SimClients, startSimWithClients } from '../../helpers/sim.ts';
 
 const ns = 'strict';
@@ -309,5 +310,46 @@ describe('kube-sim strict decoding into Go types', () => {
         'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentStatus.status.replicas of type int32',
       ),
     );
+  });
+
+  it('shows real kubectl the upstream message, and stores its quantities canonical', async () => {
+    const cli = await kubeCli(c.sim);
+    const manifest = (replicas: string, cpu: string) =>
+      [
+        'apiVersion: apps/v1',
+        'kind: Deployment',
+        'metadata:',
+        '  name: kubectl-web',
+        `  namespace: ${ns}`,
+        'spec:',
+        `  replicas: ${replicas}`,
+        '  selector: {matchLabels: {app: kubectl-web}}',
+        '  template:',
+        '    metadata: {labels: {app: kubectl-web}}',
+        '    spec:',
+        '      containers:',
+        `      - {name: c, image: busybox, resources: {requests: {cpu: ${cpu}}}}`,
+        '',
+      ].join('\n');
+    const bad = cli.file('bad.yaml', manifest('"3"', '100m'));
+    const refused = await cli.kubectl(['create', '-f', bad]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr.trim()).toBe(
+      `Error from server (BadRequest): error when creating "${bad}": Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32`,
+    );
+    const good = cli.file('good.yaml', manifest('3', '0.5'));
+    expect((await cli.kubectl(['create', '-f', good])).stdout.trim()).toBe(
+      'deployment.apps/kubectl-web created',
+    );
+    const cpu = await cli.kubectl([
+      'get',
+      'deployment',
+      'kubectl-web',
+      '-n',
+      ns,
+      '-o',
+      'jsonpath={.spec.template.spec.containers[0].resources.requests.cpu}',
+    ]);
+    expect(cpu.stdout).toBe('500m');
   });
 });
