@@ -159,7 +159,11 @@ export class ApiService {
     const old = this.mustExist(req);
     let incoming: KubeObject;
     if (req.subresource === 'scale') {
-      incoming = fromScale(req.type, old, this.decodeScale(body, { from: 'body' }));
+      incoming = fromScale(
+        req.type,
+        old,
+        this.decodeScale(body, { from: 'body', numberLiterals: req.numberLiterals }),
+      );
     } else {
       // managedFields in the body replace the stored ones (decodeLiveOrNew; see writeUpdate).
       incoming = this.decode(req, body, options.fieldValidation, { keepServerFields: true });
@@ -418,7 +422,12 @@ export class ApiService {
       );
     }
     // Into the kind's Go types (strict-decode.ts): wrong JSON types refused, quantities canonical.
-    object = decodeOrRefuse(req.type.kind, req.type.version, object, options.source ?? { from: 'body' });
+    object = decodeOrRefuse(
+      req.type.kind,
+      req.type.version,
+      object,
+      options.source ?? { from: 'body', numberLiterals: req.numberLiterals },
+    );
     if (!isPlainObject(object.metadata)) object.metadata = {};
     if (req.type.namespaced) {
       if (object.metadata.namespace && req.namespace && object.metadata.namespace !== req.namespace) {

@@ -14,7 +14,8 @@ import { modelName } from './known-fields.ts';
 import { decodeTyped, GoDecodeError } from './strict-decode.ts';
 
 export type DecodeSource =
-  | { from: 'body' }
+  /** numberLiterals: the body's respelled number literals (number-literals.ts). */
+  | { from: 'body'; numberLiterals?: Map<string, string> | undefined }
   | { from: 'patch'; patchType: 'json' | 'merge' | 'strategic'; patch: unknown };
 
 /** fmt's `%+v` of a decoded JSON value: `map[spec:map[replicas:x]]`, keys sorted. */
@@ -56,7 +57,8 @@ function invalidPatch(value: string, detail: string): StatusError {
 export function decodeOrRefuse<T>(kind: string, version: string, object: T, source: DecodeSource): T {
   const strategic = source.from === 'patch' && source.patchType === 'strategic';
   try {
-    return decodeTyped(modelName(kind), object, strategic ? 'unstructured' : 'json');
+    const literals = source.from === 'body' ? source.numberLiterals : undefined;
+    return decodeTyped(modelName(kind), object, strategic ? 'unstructured' : 'json', literals);
   } catch (err) {
     if (!(err instanceof GoDecodeError)) throw err;
     if (source.from === 'body')

@@ -40,6 +40,29 @@ interface Context {
   fields: string[];
   /** encoding/json's savedError: the first type error, reported once the document is read. */
   saved?: string;
+  /** Full path of the value being decoded, as number-literals.ts writes paths. */
+  path: string;
+  /** The body's number literals JSON.parse respelled (number-literals.ts), by path. */
+  literals?: Map<string, string>;
+}
+
+/** The text Go's decoder saw for a number: the body's literal when JSON.parse respelled it. */
+const numberText = (value: number, ctx: Context) => ctx.literals?.get(ctx.path) ?? String(value);
+
+/** strconv.ParseInt's view: only plain digits make an integer (`1.0` and `1e3` do not). */
+function intLiteral(value: number, ctx: Context): boolean {
+  return Number.isInteger(value) && /^-?[0-9]+$/.test(numberText(value, ctx));
+}
+
+/** Runs `step` with the context's path one segment deeper. */
+function at<T>(ctx: Context, path: string, step: () => T): T {
+  const outer = ctx.path;
+  ctx.path = path;
+  try {
+    return step();
+  } finally {
+    ctx.path = outer;
+  }
 }
 
 const jsonKind = (v: unknown) =>
@@ -107,7 +130,8 @@ function decode(value: unknown, t: GoType, ctx: Context): unknown {
       return value;
     case 'quantity':
       try {
-        if (typeof value === 'string' || typeof value === 'number') return canonicalQuantity(value);
+        if (typeof value === 'string') return canonicalQuantity(value);
+        if (typeof value === 'number') return canonicalQuantity(ctx.literals?.get(ctx.path) ?? value);
         // UnmarshalJSON parses any other JSON text as a quantity, which it never is.
         return canonicalQuantity(JSON.stringify(value));
       } catch (err) {
@@ -117,9 +141,9 @@ function decode(value: unknown, t: GoType, ctx: Context): unknown {
     case 'intstr':
       // IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32.
       if (typeof value === 'string') return value;
-      if (typeof value === 'number' && fitsInt(value, 'int32')) return value;
+      if (typeof value === 'number' && fitsInt(value, 'int32') && intLiteral(value, ctx)) return value;
       abort(
-        `json: cannot unmarshal ${typeof value === 'number' ? `number ${value}` : jsonKind(value)} into Go value of type int32`,
+        `json: cannot unmarshal ${typeof value === 'number' ? `number ${numberText(value, ctx)}` : jsonKind(value)} into Go value of type int32`,
       );
       break;
     case 'time': {
@@ -142,14 +166,18 @@ function decode(value: unknown, t: GoType, ctx: Context): unknown {
       return scalar(value, t, ctx);
     case 'array':
       if (!Array.isArray(value)) return mismatch(value, t, ctx, 'slice');
-      return value.map((item) =>
-        item === null ? zero(t.item) : (decode(item, t.item, ctx) ?? zero(t.item)),
+      return value.map((item, i) =>
+        item === null
+          ? zero(t.item)
+          : (at(ctx, `${ctx.path}[${i}]`, () => decode(item, t.item, ctx)) ?? zero(t.item)),
       );
     case 'map': {
       if (!isPlainObject(value)) return mismatch(value, t, ctx, 'map');
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(value)) {
-        out[k] = v === null ? zero(t.value) : (decode(v, t.value, ctx) ?? zero(t.value));
+        const child = ctx.path ? `${ctx.path}.${k}` : k;
+        out[k] =
+          v === null ? zero(t.value) : (at(ctx, child, () => decode(v, t.value, ctx)) ?? zero(t.value));
       }
       return out;
     }
@@ -193,11 +221,13 @@ function scalar(value: unknown, t: GoType & { kind: 'scalar' }, ctx: Context): u
       ? typeof value === 'string'
       : go === 'bool'
         ? typeof value === 'boolean'
-        : typeof value === 'number' && (go === 'float64' || fitsInt(value, go));
+        : typeof value === 'number' && (go === 'float64' || (fitsInt(value, go) && intLiteral(value, ctx)));
   if (ok) return value;
-  // Go names the literal when a number does not fit an integer (`number 1.5`).
+  // Go names the literal when a number does not parse as the integer (`number 1.5`, `number 1e+06`).
   const what =
-    typeof value === 'number' && (go === 'int32' || go === 'int64') ? `number ${value}` : jsonKind(value);
+    typeof value === 'number' && (go === 'int32' || go === 'int64')
+      ? `number ${numberText(value, ctx)}`
+      : jsonKind(value);
   typeError(ctx, what, t);
   return undefined;
 }
@@ -217,7 +247,7 @@ function struct(value: Record<string, unknown>, t: GoType & { kind: 'struct' }, 
     }
     ctx.struct = t.name;
     ctx.fields.push(key);
-    const decoded = decode(child, type, ctx);
+    const decoded = at(ctx, ctx.path ? `${ctx.path}.${key}` : key, () => decode(child, type, ctx));
     ctx.fields.pop();
     ctx.struct = outer;
     if (decoded !== undefined) out[key] = decoded;
@@ -229,9 +259,20 @@ function struct(value: Record<string, unknown>, t: GoType & { kind: 'struct' }, 
  * `object` decoded into model `model` (`V1Deployment`): the object as the Go value re-encodes it
  * (nulls gone, quantities canonical), or a GoDecodeError. A model client-node lacks decodes as is.
  */
-export function decodeTyped<T>(model: string, object: T, dialect: Dialect = 'json'): T {
+export function decodeTyped<T>(
+  model: string,
+  object: T,
+  dialect: Dialect = 'json',
+  literals?: Map<string, string>,
+): T {
   if (!structFields(model)) return object;
-  const ctx: Context = { dialect, struct: goStructName(model).name, fields: [] };
+  const ctx: Context = {
+    dialect,
+    struct: goStructName(model).name,
+    fields: [],
+    path: '',
+    ...(literals && literals.size > 0 ? { literals } : {}),
+  };
   let decoded: unknown;
   try {
     decoded = decode(object, { kind: 'struct', model, ...goStructName(model) }, ctx);

@@ -87,6 +87,38 @@ describe('kube-sim strict decoding into Go types', () => {
     );
   });
 
+  it('reads numbers as Go does, from their spelling: 1e+06 and 1.0 are no int32, a bare 1e3 quantity keeps its form', async () => {
+    const text = (replicas: string) =>
+      JSON.stringify(deployment('spelled', { replicas: 0 })).replace(
+        '"replicas":0',
+        `"replicas":${replicas}`,
+      );
+    expect(await send('POST', deployments, text('1e+06'))).toEqual(
+      badRequest(
+        'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 1e+06 into Go struct field DeploymentSpec.spec.replicas of type int32',
+      ),
+    );
+    expect(await send('POST', deployments, text('1.0'))).toEqual(
+      badRequest(
+        'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 1.0 into Go struct field DeploymentSpec.spec.replicas of type int32',
+      ),
+    );
+    const pod = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'spelled' },
+      spec: {
+        containers: [{ name: 'c', image: 'busybox', resources: { limits: { memory: 'M', cpu: 'C' } } }],
+      },
+    })
+      .replace('"M"', '1e3')
+      .replace('"C"', '1.0');
+    const created = await send('POST', `/api/v1/namespaces/${ns}/pods`, pod);
+    expect(created.status).toBe(201);
+    const spec = created.body.spec as { containers: { resources: { limits: Record<string, string> } }[] };
+    expect(spec.containers[0]?.resources.limits).toEqual({ memory: '1e3', cpu: '1' });
+  });
+
   it('refuses a ConfigMap data value that is not a string, and Secret data that is not base64', async () => {
     const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: 1 } };
     expect(await send('POST', `/api/v1/namespaces/${ns}/configmaps`, cm)).toEqual(
