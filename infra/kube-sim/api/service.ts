@@ -423,8 +423,7 @@ export class ApiService {
     }
     // Into the kind's Go types (strict-decode.ts): wrong JSON types refused, quantities canonical.
     object = decodeOrRefuse(
-      req.type.kind,
-      req.type.version,
+      req.type,
       object,
       options.source ?? { from: 'body', numberLiterals: req.numberLiterals },
     );
@@ -457,7 +456,7 @@ export class ApiService {
 
   private decodeScale(body: unknown, source: DecodeSource): KubeObject {
     if (!isPlainObject(body)) throw statusErrors.badRequest('the body of the request is not a JSON object');
-    return decodeOrRefuse('Scale', 'v1', body as KubeObject, source);
+    return decodeOrRefuse({ group: 'autoscaling', version: 'v1', kind: 'Scale' }, body as KubeObject, source);
   }
 
   /** Namespaced objects need their namespace to exist and not be terminating. */

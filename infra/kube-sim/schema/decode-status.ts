@@ -10,7 +10,7 @@
  *   converter, 422 Invalid on `patch` with the patch printed as Go's `%+v` prints a map.
  */
 import { type FieldError, fieldErrorBody, fieldErrorText, StatusError, statusErrors } from '../errors.ts';
-import { modelName } from './known-fields.ts';
+import { modelFor } from './go-types.ts';
 import { decodeTyped, GoDecodeError } from './strict-decode.ts';
 
 export type DecodeSource =
@@ -51,14 +51,21 @@ function invalidPatch(value: string, detail: string): StatusError {
 }
 
 /**
- * `object` decoded as the apiserver decodes a `kind` of API version `version` (Scale for the
+ * `object` decoded as the apiserver decodes an object of `type` (autoscaling/v1 Scale for the
  * scale subresource), or the StatusError it answers with.
  */
-export function decodeOrRefuse<T>(kind: string, version: string, object: T, source: DecodeSource): T {
+export function decodeOrRefuse<T>(
+  type: { group: string; version: string; kind: string },
+  object: T,
+  source: DecodeSource,
+): T {
+  const { kind, version } = type;
+  const model = modelFor(type);
+  if (!model) return object;
   const strategic = source.from === 'patch' && source.patchType === 'strategic';
   try {
     const literals = source.from === 'body' ? source.numberLiterals : undefined;
-    return decodeTyped(modelName(kind), object, strategic ? 'unstructured' : 'json', literals);
+    return decodeTyped(model, object, strategic ? 'unstructured' : 'json', literals);
   } catch (err) {
     if (!(err instanceof GoDecodeError)) throw err;
     if (source.from === 'body')

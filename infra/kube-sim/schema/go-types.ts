@@ -57,6 +57,20 @@ export function goStructName(model: string): { pkg: string; name: string } {
   return { pkg: m[1]!.toLowerCase(), name: m[2]! };
 }
 
+/**
+ * The client-node model of a kind: `V1Deployment`, `V2HorizontalPodAutoscaler`, or, where several
+ * groups share a kind name, the group-prefixed one (`CoreV1Event`, `EventsV1Event`). Undefined
+ * when client-node does not model it (the object then decodes as sent).
+ */
+export function modelFor(type: { group: string; version: string; kind: string }): string | undefined {
+  const version = type.version.charAt(0).toUpperCase() + type.version.slice(1);
+  const group = type.group ? type.group.split('.')[0]! : 'core';
+  const prefix = group.charAt(0).toUpperCase() + group.slice(1);
+  return [`${version}${type.kind}`, `${prefix}${version}${type.kind}`].find(
+    (name) => registry[name]?.attributeTypeMap,
+  );
+}
+
 let messagesByName: Map<string, protobuf.Type> | undefined;
 
 /** Every message of the .proto texts by its short name (the Go struct's name). */

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESOURCE_TYPES } from '../../../infra/kube-sim/resources.ts';
-import { modelName } from '../../../infra/kube-sim/schema/known-fields.ts';
+import { modelFor } from '../../../infra/kube-sim/schema/go-types.ts';
 import { decodeTyped } from '../../../infra/kube-sim/schema/strict-decode.ts';
 import { type Body, collectionPath, fixtureFor, objectFor } from '../../helpers/kind-fixtures.ts';
 import { prng } from '../../helpers/prng.ts';
@@ -138,9 +138,9 @@ describe('fuzzed request bodies of every served kind', () => {
     // Everything stored decodes into its Go types again, to itself.
     for (const type of RESOURCE_TYPES) {
       for (const object of c.sim.store.list(`${type.group}/${type.plural}`)) {
-        expect(decodeTyped(modelName(type.kind), object), `${type.kind} ${object.metadata.name}`).toEqual(
-          object,
-        );
+        const model = modelFor(type);
+        expect(model, `client-node models ${type.kind}`).toBeDefined();
+        expect(decodeTyped(model!, object), `${type.kind} ${object.metadata.name}`).toEqual(object);
       }
     }
 

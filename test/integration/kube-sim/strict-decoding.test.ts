@@ -136,6 +136,21 @@ describe('kube-sim strict decoding into Go types', () => {
     );
   });
 
+  it('decodes kinds whose client-node model carries a group prefix (core/v1 Event is CoreV1Event)', async () => {
+    const event = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'e' },
+      involvedObject: { kind: 'Pod', name: 'p', namespace: ns },
+      count: 'many',
+    };
+    expect(await send('POST', `/api/v1/namespaces/${ns}/events`, event)).toEqual(
+      badRequest(
+        'Event in version "v1" cannot be handled as a Event: json: cannot unmarshal string into Go struct field Event.count of type int32',
+      ),
+    );
+  });
+
   it('takes both forms of an IntOrString, and refuses anything else with its own decoder words', async () => {
     const service = (targetPort: unknown) => ({
       apiVersion: 'v1',
