@@ -14,9 +14,13 @@ const ns = 'settle';
 
 describe('every served kind settles with the controllers running', () => {
   let c: SimClients;
+  /** What the controllers failed at: a controller whose own writes are refused is a bug too. */
+  const controllerErrors: string[] = [];
 
   beforeAll(async () => {
-    c = await startSimWithClients();
+    c = await startSimWithClients({
+      onControllerError: (what, err) => controllerErrors.push(`${what}: ${(err as Error).message}`),
+    });
     await c.core.createNamespace({ body: { metadata: { name: ns } } });
   });
   afterAll(() => c.sim.stop());

@@ -87,9 +87,13 @@ function mutate(object: Body, random: () => number): string {
 
 describe('fuzzed request bodies of every served kind', () => {
   let c: SimClients;
+  /** What the controllers failed at on the objects that were stored. */
+  const controllerErrors: string[] = [];
 
   beforeAll(async () => {
-    c = await startSimWithClients();
+    c = await startSimWithClients({
+      onControllerError: (what, err) => controllerErrors.push(`${what}: ${(err as Error).message}`),
+    });
     await c.core.createNamespace({ body: { metadata: { name: ns } } });
   });
   afterAll(() => c.sim.stop());
@@ -155,5 +159,6 @@ describe('fuzzed request bodies of every served kind', () => {
     });
     const rv = c.sim.store.currentRv;
     await stays(() => c.sim.store.currentRv === rv, 750, `the resourceVersion to stay at ${rv}`);
+    expect(controllerErrors).toEqual([]);
   });
 });
