@@ -18,6 +18,8 @@ export interface ApiRequest {
   warnings: string[];
   /** Keys the JSON body repeats (reported per fieldValidation, like unknown fields). */
   duplicateFields?: string[];
+  /** The JSON body's number literals JSON.parse respelled (`1e+06`), by path (strict decoding). */
+  numberLiterals?: Map<string, string>;
 }
 
 export interface WriteOptions {

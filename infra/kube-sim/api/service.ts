@@ -11,6 +11,7 @@ import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge.ts';
 import { findByKind, groupVersion, type ResourceType } from '../resources.ts';
+import { type DecodeSource, decodeOrRefuse } from '../schema/decode-status.ts';
 import { dropFields, unknownFields } from '../schema/known-fields.ts';
 import { parseFieldSelector, parseLabelSelector } from '../selectors.ts';
 import type { ObjectStore } from '../store/object-store.ts';
@@ -158,7 +159,11 @@ export class ApiService {
     const old = this.mustExist(req);
     let incoming: KubeObject;
     if (req.subresource === 'scale') {
-      incoming = fromScale(req.type, old, this.decodeScale(body));
+      incoming = fromScale(
+        req.type,
+        old,
+        this.decodeScale(body, { from: 'body', numberLiterals: req.numberLiterals }),
+      );
     } else {
       // managedFields in the body replace the stored ones (decodeLiveOrNew; see writeUpdate).
       incoming = this.decode(req, body, options.fieldValidation, { keepServerFields: true });
@@ -202,10 +207,16 @@ export class ApiService {
     if (!isPlainObject(patched) || !isPlainObject(patched.metadata))
       throw statusErrors.badRequest('the patch result is not an object');
     let incoming: KubeObject;
+    const source: DecodeSource = {
+      from: 'patch',
+      patchType:
+        patchType === PATCH_TYPES.json ? 'json' : patchType === PATCH_TYPES.merge ? 'merge' : 'strategic',
+      patch: body,
+    };
     if (req.subresource === 'scale') {
-      incoming = fromScale(req.type, old, patched as KubeObject);
+      incoming = fromScale(req.type, old, this.decodeScale(patched, source));
     } else {
-      incoming = this.decode(req, patched, options.fieldValidation, { keepServerFields: true });
+      incoming = this.decode(req, patched, options.fieldValidation, { keepServerFields: true, source });
       if (incoming.metadata.name !== req.name)
         throw statusErrors.badRequest('metadata.name: Invalid value: the patch may not change the name');
     }
@@ -395,10 +406,10 @@ export class ApiService {
     req: ApiRequest,
     body: unknown,
     validation: 'Strict' | 'Warn' | 'Ignore',
-    options: { keepServerFields?: boolean } = {},
+    options: { keepServerFields?: boolean; source?: DecodeSource } = {},
   ): KubeObject {
     if (!isPlainObject(body)) throw statusErrors.badRequest('the body of the request is not a JSON object');
-    const object = clone(body) as KubeObject;
+    let object = clone(body) as KubeObject;
     const gv = groupVersion(req.type);
     object.apiVersion ??= gv;
     object.kind ??= req.type.kind;
@@ -410,6 +421,12 @@ export class ApiService {
           : `${req.type.kind} in version "${req.type.version}" cannot be handled as a ${req.type.kind}: no kind "${object.kind}" is registered for version "${object.apiVersion}"`,
       );
     }
+    // Into the kind's Go types (strict-decode.ts): wrong JSON types refused, quantities canonical.
+    object = decodeOrRefuse(
+      req.type,
+      object,
+      options.source ?? { from: 'body', numberLiterals: req.numberLiterals },
+    );
     if (!isPlainObject(object.metadata)) object.metadata = {};
     if (req.type.namespaced) {
       if (object.metadata.namespace && req.namespace && object.metadata.namespace !== req.namespace) {
@@ -437,9 +454,9 @@ export class ApiService {
     return object;
   }
 
-  private decodeScale(body: unknown): KubeObject {
+  private decodeScale(body: unknown, source: DecodeSource): KubeObject {
     if (!isPlainObject(body)) throw statusErrors.badRequest('the body of the request is not a JSON object');
-    return body as KubeObject;
+    return decodeOrRefuse({ group: 'autoscaling', version: 'v1', kind: 'Scale' }, body as KubeObject, source);
   }
 
   /** Namespaced objects need their namespace to exist and not be terminating. */

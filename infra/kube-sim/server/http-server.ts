@@ -13,6 +13,7 @@ import { StatusError, statusErrors } from '../errors.ts';
 import { decodeProtobuf } from '../protobuf/decode.ts';
 import { servedGroupVersions } from '../resources.ts';
 import { duplicateFields } from '../schema/duplicate-fields.ts';
+import { numberLiterals } from '../schema/number-literals.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import { isPlainObject } from '../types.ts';
 import {
@@ -135,6 +136,7 @@ function parseBody(
   contentType: string | undefined,
   isPatch: boolean,
   duplicates?: string[],
+  literals?: Map<string, string>,
 ): unknown {
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
   if (raw.length === 0) return undefined;
@@ -152,6 +154,7 @@ function parseBody(
   try {
     const value: unknown = yaml ? parseYaml(text) : JSON.parse(text);
     if (!yaml && !isPatch && duplicates) duplicates.push(...duplicateFields(text));
+    if (!yaml && !isPatch && literals) for (const [k, v] of numberLiterals(text)) literals.set(k, v);
     return value;
   } catch (err) {
     throw statusErrors.badRequest(`the request body could not be decoded: ${(err as Error).message}`);
@@ -324,15 +327,23 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       case 'create': {
         if (r.name !== undefined) throw statusErrors.methodNotAllowed();
         const duplicates: string[] = [];
-        const body = parseBody(await received, req.headers['content-type'], false, duplicates);
-        const created = deps.service.create({ ...apiReq, duplicateFields: duplicates }, body);
+        const numbers = new Map<string, string>();
+        const body = parseBody(await received, req.headers['content-type'], false, duplicates, numbers);
+        const created = deps.service.create(
+          { ...apiReq, duplicateFields: duplicates, numberLiterals: numbers },
+          body,
+        );
         return new HttpAnswer(201, created);
       }
       case 'update': {
         if (r.name === undefined) throw statusErrors.methodNotAllowed();
         const duplicates: string[] = [];
-        const body = parseBody(await received, req.headers['content-type'], false, duplicates);
-        return new HttpAnswer(200, deps.service.update({ ...apiReq, duplicateFields: duplicates }, body));
+        const numbers = new Map<string, string>();
+        const body = parseBody(await received, req.headers['content-type'], false, duplicates, numbers);
+        return new HttpAnswer(
+          200,
+          deps.service.update({ ...apiReq, duplicateFields: duplicates, numberLiterals: numbers }, body),
+        );
       }
       case 'patch': {
         if (r.name === undefined) throw statusErrors.methodNotAllowed();

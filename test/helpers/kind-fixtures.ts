@@ -1,0 +1,311 @@
+/**
+ * One valid object of every kind kube-sim serves, and the edge cases the API accepts (replicas 0,
+ * the largest int32s, optional fields left out, empty maps): the settle and fuzz tests run over
+ * RESOURCE_TYPES with these, so a kind added to resources.ts needs an entry here.
+ * Bodies leave out apiVersion, kind and metadata.name/namespace: objectFor adds them.
+ */
+import { groupVersion, type ResourceType } from '../../infra/kube-sim/resources.ts';
+
+export type Body = Record<string, unknown>;
+
+export interface KindFixture {
+  /** A typical object: the fuzz test mistypes its leaves. */
+  valid: Body;
+  /** Accepted objects at the edges of what the API takes. */
+  edges: Body[];
+}
+
+const INT32_MAX = 2147483647;
+const podSpec = () => ({ containers: [{ name: 'c', image: 'busybox:1.36' }] });
+const template = (labels: Record<string, string>, spec: Body = podSpec()) => ({ metadata: { labels }, spec });
+
+/** By kind; a function of the namespace the objects go in (an Event names its object's). */
+export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> = {
+  ConfigMap: () => ({
+    valid: { data: { a: '1', 'b.txt': 'text' }, binaryData: { bin: 'AAEC' } },
+    edges: [{}, { data: {} }, { data: { empty: '' } }, { immutable: true, data: { a: 'b' } }],
+  }),
+  Event: (namespace) => ({
+    valid: {
+      involvedObject: { kind: 'Pod', name: 'p', namespace, apiVersion: 'v1' },
+      reason: 'Started',
+      message: 'started',
+      type: 'Normal',
+      count: 1,
+    },
+    edges: [{ involvedObject: { kind: 'Pod', name: 'p', namespace }, count: INT32_MAX, type: 'Warning' }],
+  }),
+  Namespace: () => ({
+    valid: { metadata: { labels: { team: 'a' } } },
+    edges: [{}, { spec: { finalizers: [] } }],
+  }),
+  PersistentVolumeClaim: () => ({
+    valid: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } },
+    edges: [
+      // No class: nothing provisions it and it waits for a matching volume.
+      {
+        spec: {
+          accessModes: ['ReadWriteMany'],
+          storageClassName: '',
+          resources: { requests: { storage: '1Ei' } },
+        },
+      },
+      {
+        spec: {
+          accessModes: ['ReadOnlyMany'],
+          volumeMode: 'Block',
+          resources: { requests: { storage: '1n' } },
+        },
+      },
+      // A class that does not exist: it stays Pending.
+      {
+        spec: {
+          accessModes: ['ReadWriteOnce'],
+          storageClassName: 'missing',
+          resources: { requests: { storage: '1Gi' } },
+        },
+      },
+      {
+        spec: {
+          accessModes: ['ReadWriteOnce'],
+          selector: { matchLabels: { none: 'none' } },
+          resources: { requests: { storage: '1Gi' } },
+        },
+      },
+    ],
+  }),
+  PersistentVolume: () => ({
+    valid: {
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv' } },
+    },
+    edges: [
+      {
+        spec: {
+          capacity: { storage: '8Ei' },
+          accessModes: ['ReadWriteMany'],
+          persistentVolumeReclaimPolicy: 'Delete',
+          hostPath: { path: '/tmp/huge' },
+        },
+      },
+    ],
+  }),
+  Pod: () => ({
+    valid: {
+      metadata: { labels: { app: 'p' } },
+      spec: {
+        containers: [
+          {
+            name: 'c',
+            image: 'busybox:1.36',
+            ports: [{ containerPort: 8080 }],
+            env: [{ name: 'A', value: '1' }],
+            resources: { requests: { cpu: '100m', memory: '64Mi' } },
+          },
+        ],
+        terminationGracePeriodSeconds: 30,
+      },
+    },
+    edges: [
+      { spec: { ...podSpec(), terminationGracePeriodSeconds: 0, activeDeadlineSeconds: INT32_MAX } },
+      { spec: { ...podSpec(), restartPolicy: 'Never', enableServiceLinks: false } },
+      // Pods that cannot start: a missing claim, a missing ConfigMap key, another node, a gate.
+      {
+        spec: {
+          ...podSpec(),
+          volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'missing' } }],
+        },
+      },
+      {
+        spec: {
+          containers: [
+            {
+              name: 'c',
+              image: 'busybox:1.36',
+              env: [{ name: 'A', valueFrom: { configMapKeyRef: { name: 'missing', key: 'k' } } }],
+            },
+          ],
+        },
+      },
+      { spec: { ...podSpec(), nodeName: 'elsewhere' } },
+      { spec: { ...podSpec(), schedulingGates: [{ name: 'example.com/gate' }] } },
+    ],
+  }),
+  Secret: () => ({
+    valid: { type: 'Opaque', data: { password: 'cGFzcw==' }, stringData: { user: 'admin' } },
+    edges: [{}, { data: {} }, { immutable: true, data: { a: '' } }],
+  }),
+  ServiceAccount: () => ({
+    valid: { automountServiceAccountToken: true },
+    edges: [{}, { automountServiceAccountToken: false, secrets: [] }],
+  }),
+  Service: () => ({
+    valid: { spec: { selector: { app: 'p' }, ports: [{ name: 'http', port: 80, targetPort: 'http' }] } },
+    edges: [
+      { spec: { ports: [{ port: 65535, targetPort: 1 }] } },
+      { spec: { clusterIP: 'None', selector: { app: 'none' }, ports: [{ port: 80 }] } },
+      { spec: { type: 'NodePort', ports: [{ port: 80 }] } },
+      { spec: { type: 'ExternalName', externalName: 'example.com' } },
+    ],
+  }),
+  Deployment: () => ({
+    valid: {
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'd' } },
+        template: template({ app: 'd' }),
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } },
+      },
+    },
+    edges: [
+      {
+        spec: {
+          replicas: 0,
+          selector: { matchLabels: { app: 'zero' } },
+          template: template({ app: 'zero' }),
+        },
+      },
+      {
+        spec: {
+          replicas: 1,
+          paused: true,
+          minReadySeconds: INT32_MAX - 1,
+          progressDeadlineSeconds: INT32_MAX,
+          revisionHistoryLimit: 0,
+          selector: { matchLabels: { app: 'edge' } },
+          template: template({ app: 'edge' }),
+          strategy: { type: 'Recreate' },
+        },
+      },
+      {
+        spec: {
+          selector: { matchLabels: { app: 'surge' } },
+          template: template({ app: 'surge' }),
+          strategy: { rollingUpdate: { maxSurge: '100%', maxUnavailable: 0 } },
+        },
+      },
+      // Two Deployments over the same Pods: owner references keep them from fighting.
+      {
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'same' } },
+          template: template({ app: 'same' }),
+        },
+      },
+      {
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'same' } },
+          template: template({ app: 'same' }),
+        },
+      },
+    ],
+  }),
+  ReplicaSet: () => ({
+    valid: {
+      spec: { replicas: 1, selector: { matchLabels: { app: 'rs' } }, template: template({ app: 'rs' }) },
+    },
+    edges: [
+      {
+        spec: { replicas: 0, selector: { matchLabels: { app: 'rs0' } }, template: template({ app: 'rs0' }) },
+      },
+      {
+        spec: {
+          minReadySeconds: INT32_MAX,
+          selector: { matchLabels: { app: 'rsmin' } },
+          template: template({ app: 'rsmin' }),
+        },
+      },
+    ],
+  }),
+  CronJob: () => ({
+    valid: {
+      spec: {
+        schedule: '*/5 * * * *',
+        jobTemplate: { spec: { template: { spec: { ...podSpec(), restartPolicy: 'Never' } } } },
+      },
+    },
+    edges: [
+      {
+        spec: {
+          // February 30th: a schedule that never comes.
+          schedule: '0 0 30 2 *',
+          suspend: true,
+          startingDeadlineSeconds: 0,
+          successfulJobsHistoryLimit: 0,
+          failedJobsHistoryLimit: 0,
+          jobTemplate: { spec: { template: { spec: { ...podSpec(), restartPolicy: 'OnFailure' } } } },
+        },
+      },
+    ],
+  }),
+  Job: () => ({
+    valid: { spec: { template: { spec: { ...podSpec(), restartPolicy: 'Never' } } } },
+    edges: [
+      { spec: { parallelism: 0, template: { spec: { ...podSpec(), restartPolicy: 'Never' } } } },
+      { spec: { suspend: true, template: { spec: { ...podSpec(), restartPolicy: 'Never' } } } },
+      {
+        spec: {
+          backoffLimit: 0,
+          activeDeadlineSeconds: INT32_MAX,
+          completions: 3,
+          parallelism: 3,
+          template: { spec: { ...podSpec(), restartPolicy: 'OnFailure' } },
+        },
+      },
+    ],
+  }),
+  Lease: () => ({
+    valid: { spec: { holderIdentity: 'x', leaseDurationSeconds: 15 } },
+    edges: [{}, { spec: { leaseDurationSeconds: INT32_MAX, leaseTransitions: INT32_MAX } }],
+  }),
+  Ingress: () => ({
+    valid: {
+      spec: {
+        rules: [
+          {
+            host: 'a.example.com',
+            http: {
+              paths: [
+                { path: '/', pathType: 'Prefix', backend: { service: { name: 's', port: { number: 80 } } } },
+              ],
+            },
+          },
+        ],
+      },
+    },
+    edges: [
+      { spec: { defaultBackend: { service: { name: 's', port: { name: 'http' } } } } },
+      { spec: { rules: [{}] } },
+    ],
+  }),
+  StorageClass: () => ({
+    valid: { provisioner: 'example.com/p', reclaimPolicy: 'Delete' },
+    edges: [
+      { provisioner: 'example.com/p', volumeBindingMode: 'WaitForFirstConsumer', reclaimPolicy: 'Retain' },
+    ],
+  }),
+};
+
+/** The fixture of a kind, or an error telling whoever added the kind to add one. */
+export function fixtureFor(kind: string, namespace: string): KindFixture {
+  const fixture = KIND_FIXTURES[kind]?.(namespace);
+  if (!fixture) {
+    throw new Error(
+      `no fixture for kind ${kind}: add a valid object and its edge cases to KIND_FIXTURES in test/helpers/kind-fixtures.ts`,
+    );
+  }
+  return fixture;
+}
+
+/** A fixture body as a whole object of `type` named `name` (in `namespace` if the kind is namespaced). */
+export function objectFor(type: ResourceType, name: string, namespace: string, body: Body): Body {
+  const metadata: Body = { ...((body.metadata as Body | undefined) ?? {}), name };
+  if (type.namespaced) metadata.namespace = namespace;
+  return { ...structuredClone(body), apiVersion: groupVersion(type), kind: type.kind, metadata };
+}
+
+/** The collection URL path of `type` (in `namespace` if namespaced). */
+export function collectionPath(type: ResourceType, namespace: string): string {
+  const prefix = type.group ? `/apis/${type.group}/${type.version}` : `/api/${type.version}`;
+  return type.namespaced ? `${prefix}/namespaces/${namespace}/${type.plural}` : `${prefix}/${type.plural}`;
+}
