@@ -10,6 +10,8 @@ import { parse as parseYaml } from 'yaml';
 import { type DeleteOptions, deletedStatus } from '../api/deletion.ts';
 import { type ApiService, PATCH_TYPES } from '../api/service.ts';
 import { StatusError, statusErrors } from '../errors.ts';
+import { negotiateOutput } from '../printing/negotiate.ts';
+import { tableAnswer, tableWatchEncoder } from '../printing/respond.ts';
 import { decodeProtobuf } from '../protobuf/decode.ts';
 import { servedGroupVersions } from '../resources.ts';
 import { duplicateFields } from '../schema/duplicate-fields.ts';
@@ -295,16 +297,24 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       });
       return undefined;
     }
+    // Server-side printing: reads of the object itself may be answered as a meta.k8s.io Table.
+    const table =
+      (verb === 'get' || verb === 'list' || verb === 'watch') && r.subresource === undefined
+        ? negotiateOutput(req.headers.accept) === 'table'
+        : false;
     switch (verb) {
       case 'get':
+        if (table) return new HttpAnswer(200, tableAnswer(r.type, deps.service.get(apiReq), query));
         if (r.subresource === 'log') {
           deps.service.get({ ...apiReq, subresource: undefined } as typeof apiReq);
           deps.podLog(r.namespace!, r.name!, query, res);
           return undefined;
         }
         return new HttpAnswer(200, deps.service.get(apiReq));
-      case 'list':
-        return new HttpAnswer(200, deps.service.list(apiReq));
+      case 'list': {
+        const list = deps.service.list(apiReq);
+        return new HttpAnswer(200, table ? tableAnswer(r.type, list, query) : list);
+      }
       case 'watch': {
         const watch = startWatch(
           deps.store,
@@ -315,6 +325,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
             query,
             defaultTimeoutSeconds: deps.watchTimeoutSeconds,
             bookmarkIntervalMs: deps.bookmarkIntervalMs,
+            ...(table ? { encode: tableWatchEncoder(r.type, query) } : {}),
           },
           () => watches.delete(watch),
         );
