@@ -31,7 +31,11 @@ export const secretPrinter: Printer = {
 export const serviceAccountPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Secrets', 'string', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.'),
+    column(
+      'Secrets',
+      'string',
+      'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.',
+    ),
     AGE_COLUMN,
   ],
   cells: (sa, now) => [name(sa), list(sa.secrets).length, age(sa, now)],
@@ -77,9 +81,24 @@ export const nodePrinter: Printer = {
     column('Version', 'string', 'Kubelet Version reported by the node.'),
     column('Internal-IP', 'string', 'List of addresses reachable to the node.', { wide: true }),
     column('External-IP', 'string', 'List of addresses reachable to the node.', { wide: true }),
-    column('OS-Image', 'string', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', { wide: true }),
-    column('Kernel-Version', 'string', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", { wide: true }),
-    column('Container-Runtime', 'string', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', { wide: true }),
+    column(
+      'OS-Image',
+      'string',
+      'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).',
+      { wide: true },
+    ),
+    column(
+      'Kernel-Version',
+      'string',
+      "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).",
+      { wide: true },
+    ),
+    column(
+      'Container-Runtime',
+      'string',
+      'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).',
+      { wide: true },
+    ),
   ],
   cells: (node, now) => {
     const info = node.status?.nodeInfo ?? {};
@@ -155,12 +174,31 @@ export const eventPrinter: Printer = {
   columns: [
     column('Last Seen', 'string', 'The time at which the most recent occurrence of this event was recorded.'),
     column('Type', 'string', 'Type of this event (Normal, Warning), new types could be added in the future'),
-    column('Reason', 'string', "This should be a short, machine understandable string that gives the reason for the transition into the object's current status."),
+    column(
+      'Reason',
+      'string',
+      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+    ),
     column('Object', 'string', 'The object that this event is about.'),
-    column('Subobject', 'string', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].', { wide: true }),
-    column('Source', 'string', 'The component reporting this event. Should be a short machine understandable string.', { wide: true }),
+    column(
+      'Subobject',
+      'string',
+      'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].',
+      { wide: true },
+    ),
+    column(
+      'Source',
+      'string',
+      'The component reporting this event. Should be a short machine understandable string.',
+      { wide: true },
+    ),
     column('Message', 'string', 'A human-readable description of the status of this operation.'),
-    column('First Seen', 'string', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', { wide: true }),
+    column(
+      'First Seen',
+      'string',
+      'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)',
+      { wide: true },
+    ),
     column('Count', 'string', 'The number of times this event has occurred.', { wide: true }),
     column('Name', 'string', 'Name must be unique within a namespace.', { wide: true, format: 'name' }),
   ],

@@ -6,7 +6,13 @@
  */
 import { since } from './age.ts';
 import { evaluateJsonPath, parseJsonPath } from './jsonpath.ts';
-import { type Cell, type ColumnDefinition, CREATION_DESCRIPTION, NAME_COLUMN, type Printer } from './table.ts';
+import {
+  type Cell,
+  type ColumnDefinition,
+  CREATION_DESCRIPTION,
+  NAME_COLUMN,
+  type Printer,
+} from './table.ts';
 
 export interface PrinterColumn {
   name: string;

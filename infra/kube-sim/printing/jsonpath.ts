@@ -33,7 +33,9 @@ export function parseJsonPath(path: string): Step[] {
       else if (/^-?\d+$/.test(inner)) steps.push({ kind: 'index', index: Number(inner) });
       else if (/^'.*'$|^".*"$/.test(inner)) steps.push({ kind: 'field', name: inner.slice(1, -1) });
       else {
-        const f = /^\?\(@((?:\.[A-Za-z0-9_\-]+)+)\s*(==|!=)\s*(?:"([^"]*)"|'([^']*)'|([^)\s]+))\s*\)$/.exec(inner);
+        const f = /^\?\(@((?:\.[A-Za-z0-9_-]+)+)\s*(==|!=)\s*(?:"([^"]*)"|'([^']*)'|([^)\s]+))\s*\)$/.exec(
+          inner,
+        );
         if (!f) throw new JsonPathError(`unsupported JSONPath expression [${inner}] in ${path}`);
         steps.push({
           kind: 'filter',
@@ -47,7 +49,8 @@ export function parseJsonPath(path: string): Step[] {
   return steps;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function evaluateJsonPath(steps: Step[], root: unknown): unknown[] {
   let current: unknown[] = [root];
@@ -69,7 +72,8 @@ export function evaluateJsonPath(steps: Step[], root: unknown): unknown[] {
           let x: unknown = item;
           for (const k of step.path) x = isObject(x) ? x[k] : undefined;
           const text = x === undefined ? undefined : typeof x === 'string' ? x : JSON.stringify(x);
-          if (step.op === '==' ? text === step.value : text !== undefined && text !== step.value) next.push(item);
+          if (step.op === '==' ? text === step.value : text !== undefined && text !== step.value)
+            next.push(item);
         }
       }
     }

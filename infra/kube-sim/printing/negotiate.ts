@@ -23,7 +23,11 @@ function parseAccept(header: string): MediaRange[] {
       const params: Record<string, string> = {};
       for (const p of rest) {
         const at = p.indexOf('=');
-        if (at > 0) params[p.slice(0, at).trim().toLowerCase()] = p.slice(at + 1).trim().replace(/^"|"$/g, '');
+        if (at > 0)
+          params[p.slice(0, at).trim().toLowerCase()] = p
+            .slice(at + 1)
+            .trim()
+            .replace(/^"|"$/g, '');
       }
       const q = params.q === undefined ? 1 : Number(params.q);
       delete params.q;
@@ -33,13 +37,23 @@ function parseAccept(header: string): MediaRange[] {
     .sort((a, b) => b.q - a.q || a.order - b.order);
 }
 
-const SERIALIZED = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf', 'application/*', '*/*'];
+const SERIALIZED = [
+  'application/json',
+  'application/yaml',
+  'application/vnd.kubernetes.protobuf',
+  'application/*',
+  '*/*',
+];
 
 function outputOf(range: MediaRange): Output | undefined {
   if (!SERIALIZED.includes(range.type)) return undefined;
   const as = range.params.as;
   if (as === undefined) return 'object';
-  if (as === 'Table' && range.params.g === 'meta.k8s.io' && (range.params.v === 'v1' || range.params.v === 'v1beta1'))
+  if (
+    as === 'Table' &&
+    range.params.g === 'meta.k8s.io' &&
+    (range.params.v === 'v1' || range.params.v === 'v1beta1')
+  )
     return 'table';
   return undefined;
 }

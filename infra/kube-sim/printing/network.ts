@@ -43,7 +43,9 @@ function serviceExternalIP(svc: Obj): string {
 function servicePorts(svc: Obj): string {
   const pieces = list(svc.spec?.ports).map((p) => {
     const protocol = str(p.protocol) || 'TCP';
-    return int(p.nodePort) > 0 ? `${int(p.port)}:${int(p.nodePort)}/${protocol}` : `${int(p.port)}/${protocol}`;
+    return int(p.nodePort) > 0
+      ? `${int(p.port)}:${int(p.nodePort)}/${protocol}`
+      : `${int(p.port)}/${protocol}`;
   });
   return pieces.length > 0 ? pieces.join(',') : '<none>';
 }
@@ -52,11 +54,24 @@ export const servicePrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Type', 'string', 'type determines how the Service is exposed.'),
-    column('Cluster-IP', 'string', 'clusterIP is the IP address of the service and is usually assigned randomly.'),
-    column('External-IP', 'string', 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.'),
+    column(
+      'Cluster-IP',
+      'string',
+      'clusterIP is the IP address of the service and is usually assigned randomly.',
+    ),
+    column(
+      'External-IP',
+      'string',
+      'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.',
+    ),
     column('Port(s)', 'string', 'The list of ports that are exposed by this service.'),
     AGE_COLUMN,
-    column('Selector', 'string', 'Route service traffic to pods with label keys and values matching this selector.', { wide: true }),
+    column(
+      'Selector',
+      'string',
+      'Route service traffic to pods with label keys and values matching this selector.',
+      { wide: true },
+    ),
   ],
   cells: (svc, now) => {
     const ips = list(svc.spec?.clusterIPs);
@@ -75,7 +90,9 @@ export const servicePrinter: Printer = {
 /** Up to three entries, then `+ N more...`; `<none>` for none. */
 function firstThree(entries: string[], none: string): string {
   if (entries.length === 0) return none;
-  return entries.length > 3 ? `${entries.slice(0, 3).join(',')} + ${entries.length - 3} more...` : entries.join(',');
+  return entries.length > 3
+    ? `${entries.slice(0, 3).join(',')} + ${entries.length - 3} more...`
+    : entries.join(',');
 }
 
 function endpointAddresses(ep: Obj): string[] {
@@ -102,8 +119,16 @@ export const endpointsPrinter: Printer = {
 export const endpointSlicePrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('AddressType', 'string', 'addressType specifies the type of address carried by this EndpointSlice.'),
-    column('Ports', 'string', 'ports specifies the list of network ports exposed by each endpoint in this slice.'),
+    column(
+      'AddressType',
+      'string',
+      'addressType specifies the type of address carried by this EndpointSlice.',
+    ),
+    column(
+      'Ports',
+      'string',
+      'ports specifies the list of network ports exposed by each endpoint in this slice.',
+    ),
     column('Endpoints', 'string', 'endpoints is a list of unique endpoints in this slice.'),
     AGE_COLUMN,
   ],

@@ -24,12 +24,31 @@ export const podColumns = [
   NAME_COLUMN,
   column('Ready', 'string', 'The aggregate readiness state of this pod for accepting traffic.'),
   column('Status', 'string', 'The aggregate status of the containers in this pod.'),
-  column('Restarts', 'string', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+  column(
+    'Restarts',
+    'string',
+    'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+  ),
   AGE_COLUMN,
-  column('IP', 'string', 'podIP is the IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', { wide: true }),
+  column(
+    'IP',
+    'string',
+    'podIP is the IP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
+    { wide: true },
+  ),
   column('Node', 'string', 'NodeName indicates in which node this pod is scheduled.', { wide: true }),
-  column('Nominated Node', 'string', 'nominatedNodeName is set when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.', { wide: true }),
-  column('Readiness Gates', 'string', 'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates', { wide: true }),
+  column(
+    'Nominated Node',
+    'string',
+    'nominatedNodeName is set when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.',
+    { wide: true },
+  ),
+  column(
+    'Readiness Gates',
+    'string',
+    'If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to "True" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates',
+    { wide: true },
+  ),
 ];
 
 const conditionTrue = (pod: Obj, type: string) =>
@@ -159,7 +178,14 @@ function podCells(pod: Obj, now: number): Cell[] {
 function podConditions(pod: Obj): RowCondition[] | undefined {
   const phase = pod.status?.phase;
   if (phase === 'Succeeded')
-    return [{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }];
+    return [
+      {
+        type: 'Completed',
+        status: 'True',
+        reason: 'Succeeded',
+        message: 'The pod has completed successfully.',
+      },
+    ];
   if (phase === 'Failed')
     return [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }];
   return undefined;

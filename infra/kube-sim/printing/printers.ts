@@ -6,8 +6,22 @@
  * themselves are served with that default convertor upstream, so they print NAME, CREATED AT too.
  */
 import { rfc3339 } from './age.ts';
-import { configMapPrinter, eventPrinter, leasePrinter, namespacePrinter, nodePrinter, secretPrinter, serviceAccountPrinter } from './core.ts';
-import { endpointSlicePrinter, endpointsPrinter, ingressClassPrinter, ingressPrinter, servicePrinter } from './network.ts';
+import {
+  configMapPrinter,
+  eventPrinter,
+  leasePrinter,
+  namespacePrinter,
+  nodePrinter,
+  secretPrinter,
+  serviceAccountPrinter,
+} from './core.ts';
+import {
+  endpointSlicePrinter,
+  endpointsPrinter,
+  ingressClassPrinter,
+  ingressPrinter,
+  servicePrinter,
+} from './network.ts';
 import { podPrinter } from './pods.ts';
 import { roleBindingPrinter, rolePrinter } from './rbac.ts';
 import { pvcPrinter, pvPrinter, storageClassPrinter } from './storage.ts';
@@ -65,7 +79,10 @@ export const defaultPrinter: Printer = {
       'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
     ),
   ],
-  cells: (o) => [typeof o.metadata?.name === 'string' ? o.metadata.name : '', rfc3339(o.metadata?.creationTimestamp)],
+  cells: (o) => [
+    typeof o.metadata?.name === 'string' ? o.metadata.name : '',
+    rfc3339(o.metadata?.creationTimestamp),
+  ],
 };
 
 /** Printers of custom resources, by `group/version/kind` (a CRD's versions may print differently). */
@@ -82,5 +99,9 @@ export function registerCustomPrinter(
 }
 
 export function printerFor(type: { group: string; version: string; kind: string }): Printer {
-  return custom.get(`${type.group}/${type.version}/${type.kind}`) ?? BUILT_IN[`${type.group}/${type.kind}`] ?? defaultPrinter;
+  return (
+    custom.get(`${type.group}/${type.version}/${type.kind}`) ??
+    BUILT_IN[`${type.group}/${type.kind}`] ??
+    defaultPrinter
+  );
 }

@@ -3,14 +3,21 @@
  * Role and ClusterRole (`Created At` as an RFC 3339 date), RoleBinding and ClusterRoleBinding
  * (ROLE as `Kind/name`, wide: the users, groups and service accounts bound).
  */
-import { since, rfc3339 } from './age.ts';
+import { rfc3339, since } from './age.ts';
 import { list, str } from './format.ts';
 import { AGE_COLUMN, column, NAME_COLUMN, type Obj, type Printer } from './table.ts';
 
 const name = (o: Obj) => str(o.metadata?.name);
 
 export const rolePrinter: Printer = {
-  columns: [NAME_COLUMN, column('Created At', 'date', 'CreationTimestamp is a timestamp representing the server time when this object was created.')],
+  columns: [
+    NAME_COLUMN,
+    column(
+      'Created At',
+      'date',
+      'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    ),
+  ],
   cells: (role) => [name(role), rfc3339(role.metadata?.creationTimestamp)],
 };
 
@@ -30,7 +37,11 @@ function subjects(binding: Obj): [string, string, string] {
 export const roleBindingPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Role', 'string', 'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace.'),
+    column(
+      'Role',
+      'string',
+      'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace.',
+    ),
     AGE_COLUMN,
     column('Users', 'string', 'Users in the roleBinding', { wide: true }),
     column('Groups', 'string', 'Groups in the roleBinding', { wide: true }),

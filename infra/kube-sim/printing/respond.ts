@@ -8,12 +8,24 @@ import type { KubeObject } from '../types.ts';
 import { printerFor } from './printers.ts';
 import { buildTable, type IncludeObject, includeObjectOf, type Table } from './table.ts';
 
-type ListBody = { items: KubeObject[]; metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number } };
+type ListBody = {
+  items: KubeObject[];
+  metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+};
 
-const typed = (type: ResourceType, o: KubeObject): KubeObject => ({ ...o, apiVersion: groupVersion(type), kind: type.kind });
+const typed = (type: ResourceType, o: KubeObject): KubeObject => ({
+  ...o,
+  apiVersion: groupVersion(type),
+  kind: type.kind,
+});
 
 /** A get's or a list's answer as a Table (k8s.io/apiserver's asTable). */
-export function tableAnswer(type: ResourceType, body: unknown, query: URLSearchParams, now = Date.now()): Table {
+export function tableAnswer(
+  type: ResourceType,
+  body: unknown,
+  query: URLSearchParams,
+  now = Date.now(),
+): Table {
   const include = includeObjectOf(query);
   const printer = printerFor(type);
   const b = body as KubeObject & Partial<ListBody>;
@@ -34,7 +46,8 @@ export function tableAnswer(type: ResourceType, body: unknown, query: URLSearchP
   return buildTable({
     printer,
     objects: [typed(type, b)],
-    metadata: b.metadata?.resourceVersion !== undefined ? { resourceVersion: b.metadata.resourceVersion } : {},
+    metadata:
+      b.metadata?.resourceVersion !== undefined ? { resourceVersion: b.metadata.resourceVersion } : {},
     include,
     now,
   });
@@ -44,7 +57,10 @@ export function tableAnswer(type: ResourceType, body: unknown, query: URLSearchP
  * For a Table watch: each event's object as a one-row Table, column definitions only on the
  * first (upstream's watch encoder sets NoHeaders after it); a bookmark as a Table with no rows.
  */
-export function tableWatchEncoder(type: ResourceType, query: URLSearchParams): (eventType: string, object: KubeObject) => Table {
+export function tableWatchEncoder(
+  type: ResourceType,
+  query: URLSearchParams,
+): (eventType: string, object: KubeObject) => Table {
   const include: IncludeObject = includeObjectOf(query);
   const printer = printerFor(type);
   let first = true;
@@ -54,7 +70,14 @@ export function tableWatchEncoder(type: ResourceType, query: URLSearchParams): (
     if (eventType === 'BOOKMARK') {
       return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions: null, rows: [] };
     }
-    const table = buildTable({ printer, objects: [typed(type, object)], metadata, include, noHeaders: !first, now: Date.now() });
+    const table = buildTable({
+      printer,
+      objects: [typed(type, object)],
+      metadata,
+      include,
+      noHeaders: !first,
+      now: Date.now(),
+    });
     first = false;
     return table;
   };

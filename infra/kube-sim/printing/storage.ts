@@ -31,18 +31,32 @@ function storageClassOf(o: Obj): string {
   );
 }
 
-const phaseOf = (o: Obj) => (typeof o.metadata?.deletionTimestamp === 'string' ? 'Terminating' : str(o.status?.phase));
-const VOLUME_MODE = column('VolumeMode', 'string', 'volumeMode defines what type of volume is required by the claim.', { wide: true });
+const phaseOf = (o: Obj) =>
+  typeof o.metadata?.deletionTimestamp === 'string' ? 'Terminating' : str(o.status?.phase);
+const VOLUME_MODE = column(
+  'VolumeMode',
+  'string',
+  'volumeMode defines what type of volume is required by the claim.',
+  { wide: true },
+);
 const VAC = column('VolumeAttributesClass', 'string', 'VolumeAttributesClass name of the volume.');
 
 export const pvcPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Status', 'string', 'phase represents the current phase of PersistentVolumeClaim.'),
-    column('Volume', 'string', 'volumeName is the binding reference to the PersistentVolume backing this claim.'),
+    column(
+      'Volume',
+      'string',
+      'volumeName is the binding reference to the PersistentVolume backing this claim.',
+    ),
     column('Capacity', 'string', 'capacity represents the actual resources of the underlying volume.'),
     column('Access Modes', 'string', 'accessModes contains the desired access modes the volume should have.'),
-    column('StorageClass', 'string', 'storageClassName is the name of the StorageClass required by the claim.'),
+    column(
+      'StorageClass',
+      'string',
+      'storageClassName is the name of the StorageClass required by the claim.',
+    ),
     VAC,
     AGE_COLUMN,
     VOLUME_MODE,
@@ -66,16 +80,45 @@ export const pvcPrinter: Printer = {
 export const pvPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Capacity', 'string', 'capacity is the description of the persistent volume\'s resources and capacity.'),
+    column(
+      'Capacity',
+      'string',
+      "capacity is the description of the persistent volume's resources and capacity.",
+    ),
     column('Access Modes', 'string', 'accessModes contains all ways the volume can be mounted.'),
-    column('Reclaim Policy', 'string', 'persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.'),
-    column('Status', 'string', 'phase indicates if a volume is available, bound to a claim, or released by a claim.'),
-    column('Claim', 'string', 'claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim.'),
-    column('StorageClass', 'string', 'storageClassName is the name of StorageClass to which this persistent volume belongs.'),
+    column(
+      'Reclaim Policy',
+      'string',
+      'persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim.',
+    ),
+    column(
+      'Status',
+      'string',
+      'phase indicates if a volume is available, bound to a claim, or released by a claim.',
+    ),
+    column(
+      'Claim',
+      'string',
+      'claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim.',
+    ),
+    column(
+      'StorageClass',
+      'string',
+      'storageClassName is the name of StorageClass to which this persistent volume belongs.',
+    ),
     VAC,
-    column('Reason', 'string', 'reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.'),
+    column(
+      'Reason',
+      'string',
+      'reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.',
+    ),
     AGE_COLUMN,
-    column('VolumeMode', 'string', 'volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state.', { wide: true }),
+    column(
+      'VolumeMode',
+      'string',
+      'volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state.',
+      { wide: true },
+    ),
   ],
   cells: (pv, now) => {
     const ref = pv.spec?.claimRef;
@@ -103,9 +146,21 @@ export const storageClassPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Provisioner', 'string', 'provisioner indicates the type of the provisioner.'),
-    column('ReclaimPolicy', 'string', 'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class.'),
-    column('VolumeBindingMode', 'string', 'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.'),
-    column('AllowVolumeExpansion', 'string', 'allowVolumeExpansion shows whether the storage class allow volume expand.'),
+    column(
+      'ReclaimPolicy',
+      'string',
+      'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class.',
+    ),
+    column(
+      'VolumeBindingMode',
+      'string',
+      'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.',
+    ),
+    column(
+      'AllowVolumeExpansion',
+      'string',
+      'allowVolumeExpansion shows whether the storage class allow volume expand.',
+    ),
     AGE_COLUMN,
   ],
   cells: (sc, now) => [

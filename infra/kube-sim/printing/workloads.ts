@@ -4,11 +4,23 @@
  * PodDisruptionBudget. Wide columns show the template's containers, images and selector.
  */
 import { humanDuration, since } from './age.ts';
-import { boolPtr, containerCells, formatLabelSelector, formatLabels, int, intOrString, list, selectorString, str } from './format.ts';
+import {
+  boolPtr,
+  containerCells,
+  formatLabelSelector,
+  formatLabels,
+  int,
+  intOrString,
+  list,
+  selectorString,
+  str,
+} from './format.ts';
 import { AGE_COLUMN, column, NAME_COLUMN, type Obj, type Printer } from './table.ts';
 
 const CONTAINERS = column('Containers', 'string', 'Names of each container in the template.', { wide: true });
-const IMAGES = column('Images', 'string', 'Images referenced by each container in the template.', { wide: true });
+const IMAGES = column('Images', 'string', 'Images referenced by each container in the template.', {
+  wide: true,
+});
 const selectorColumn = (description: string) => column('Selector', 'string', description, { wide: true });
 const name = (o: Obj) => str(o.metadata?.name);
 const age = (o: Obj, now: number) => since(o.metadata?.creationTimestamp, now);
@@ -19,12 +31,22 @@ export const deploymentPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Ready', 'string', 'Number of the pod with ready state'),
-    column('Up-to-date', 'string', 'Total number of non-terminating pods targeted by this deployment that have the desired template spec.'),
-    column('Available', 'string', 'Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    column(
+      'Up-to-date',
+      'string',
+      'Total number of non-terminating pods targeted by this deployment that have the desired template spec.',
+    ),
+    column(
+      'Available',
+      'string',
+      'Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.',
+    ),
     AGE_COLUMN,
     CONTAINERS,
     IMAGES,
-    selectorColumn('Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.'),
+    selectorColumn(
+      'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.',
+    ),
   ],
   cells: (d, now) => [
     name(d),
@@ -42,7 +64,11 @@ export const replicaSetPrinter: Printer = {
     NAME_COLUMN,
     column('Desired', 'integer', 'Replicas is the number of desired pods.'),
     column('Current', 'integer', 'Replicas is the most recently observed number of non-terminating pods.'),
-    column('Ready', 'integer', 'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.'),
+    column(
+      'Ready',
+      'integer',
+      'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.',
+    ),
     AGE_COLUMN,
     CONTAINERS,
     IMAGES,
@@ -60,7 +86,13 @@ export const replicaSetPrinter: Printer = {
 };
 
 export const statefulSetPrinter: Printer = {
-  columns: [NAME_COLUMN, column('Ready', 'string', 'Number of the pod with ready state'), AGE_COLUMN, CONTAINERS, IMAGES],
+  columns: [
+    NAME_COLUMN,
+    column('Ready', 'string', 'Number of the pod with ready state'),
+    AGE_COLUMN,
+    CONTAINERS,
+    IMAGES,
+  ],
   cells: (s, now) => [
     name(s),
     `${int(s.status?.readyReplicas)}/${replicas(s)}`,
@@ -73,11 +105,27 @@ export const daemonSetPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Desired', 'integer', 'The total number of nodes that should be running the daemon pod.'),
-    column('Current', 'integer', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.'),
-    column('Ready', 'integer', 'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.'),
+    column(
+      'Current',
+      'integer',
+      'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.',
+    ),
+    column(
+      'Ready',
+      'integer',
+      'numberReady is the number of nodes that should be running the daemon pod and have one or more of the daemon pod running with a Ready Condition.',
+    ),
     column('Up-to-date', 'integer', 'The total number of nodes that are running updated daemon pod'),
-    column('Available', 'integer', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
-    column('Node Selector', 'string', "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node."),
+    column(
+      'Available',
+      'integer',
+      'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)',
+    ),
+    column(
+      'Node Selector',
+      'string',
+      "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node.",
+    ),
     AGE_COLUMN,
     CONTAINERS,
     IMAGES,
@@ -129,12 +177,18 @@ export const jobPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Status', 'string', 'Status of the job.'),
-    column('Completions', 'string', 'The number of successfully completed pods and how many successful pods are desired.'),
+    column(
+      'Completions',
+      'string',
+      'The number of successfully completed pods and how many successful pods are desired.',
+    ),
     column('Duration', 'string', 'Time required to complete the job.'),
     AGE_COLUMN,
     CONTAINERS,
     IMAGES,
-    selectorColumn('A label query over pods that should match the pod count. Normally, the system sets this field for you.'),
+    selectorColumn(
+      'A label query over pods that should match the pod count. Normally, the system sets this field for you.',
+    ),
   ],
   cells: (job, now) => [
     name(job),
@@ -151,14 +205,28 @@ export const cronJobPrinter: Printer = {
   columns: [
     NAME_COLUMN,
     column('Schedule', 'string', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
-    column('Timezone', 'string', 'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.'),
-    column('Suspend', 'boolean', 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.'),
+    column(
+      'Timezone',
+      'string',
+      'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.',
+    ),
+    column(
+      'Suspend',
+      'boolean',
+      'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.  Defaults to false.',
+    ),
     column('Active', 'integer', 'A list of pointers to currently running jobs.'),
-    column('Last Schedule', 'string', 'Information when was the last time the job was successfully scheduled.'),
+    column(
+      'Last Schedule',
+      'string',
+      'Information when was the last time the job was successfully scheduled.',
+    ),
     AGE_COLUMN,
     CONTAINERS,
     IMAGES,
-    selectorColumn('A label query over pods that should match the pod count. Normally, the system sets this field for you.'),
+    selectorColumn(
+      'A label query over pods that should match the pod count. Normally, the system sets this field for you.',
+    ),
   ],
   cells: (cj, now) => [
     name(cj),
@@ -177,7 +245,8 @@ export const cronJobPrinter: Printer = {
 function metricValue(v: Obj, kind: 'target' | 'current'): string | undefined {
   if (!v) return undefined;
   if (typeof v.averageUtilization === 'number') return `${v.averageUtilization}%`;
-  if (v.averageValue !== undefined) return kind === 'target' ? `${intOrString(v.averageValue)}` : intOrString(v.averageValue);
+  if (v.averageValue !== undefined)
+    return kind === 'target' ? `${intOrString(v.averageValue)}` : intOrString(v.averageValue);
   if (v.value !== undefined) return intOrString(v.value);
   return undefined;
 }
@@ -188,25 +257,56 @@ function hpaTargets(hpa: Obj): string {
   if (specs.length === 0) return '<none>';
   const current = list(hpa.status?.currentMetrics);
   const shown = specs.map((m, i) => {
-    const source = m.type === 'Resource' ? 'resource' : m.type === 'ContainerResource' ? 'containerResource' : m.type === 'Pods' ? 'pods' : m.type === 'Object' ? 'object' : 'external';
+    const source =
+      m.type === 'Resource'
+        ? 'resource'
+        : m.type === 'ContainerResource'
+          ? 'containerResource'
+          : m.type === 'Pods'
+            ? 'pods'
+            : m.type === 'Object'
+              ? 'object'
+              : 'external';
     const spec = m[source] ?? {};
-    const status = current.find((c) => c.type === m.type && (c[source]?.name ?? c[source]?.metric?.name) === (spec.name ?? spec.metric?.name)) ?? current[i];
+    const status =
+      current.find(
+        (c) =>
+          c.type === m.type &&
+          (c[source]?.name ?? c[source]?.metric?.name) === (spec.name ?? spec.metric?.name),
+      ) ?? current[i];
     const target = metricValue(spec.target, 'target') ?? '<unknown>';
     const now = metricValue(status?.[source]?.current, 'current') ?? '<unknown>';
-    const avg = (m.type === 'External' || m.type === 'Object') && spec.target?.averageValue !== undefined ? ' (avg)' : '';
+    const avg =
+      (m.type === 'External' || m.type === 'Object') && spec.target?.averageValue !== undefined
+        ? ' (avg)'
+        : '';
     const value = `${now}/${target}${avg}`;
     return m.type === 'Resource' || m.type === 'ContainerResource' ? `${str(spec.name)}: ${value}` : value;
   });
-  return shown.length > 3 ? `${shown.slice(0, 3).join(', ')} + ${shown.length - 3} more...` : shown.join(', ');
+  return shown.length > 3
+    ? `${shown.slice(0, 3).join(', ')} + ${shown.length - 3} more...`
+    : shown.join(', ');
 }
 
 export const hpaPrinter: Printer = {
   columns: [
     NAME_COLUMN,
-    column('Reference', 'string', 'reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption and will set the desired number of pods by using its Scale subresource.'),
+    column(
+      'Reference',
+      'string',
+      'reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption and will set the desired number of pods by using its Scale subresource.',
+    ),
     column('Targets', 'string', 'the target value of the metric for autoscaling'),
-    column('MinPods', 'string', 'lower limit for the number of pods that can be set by the autoscaler, default 1.'),
-    column('MaxPods', 'integer', 'upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.'),
+    column(
+      'MinPods',
+      'string',
+      'lower limit for the number of pods that can be set by the autoscaler, default 1.',
+    ),
+    column(
+      'MaxPods',
+      'integer',
+      'upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.',
+    ),
     column('Replicas', 'integer', 'current number of replicas of pods managed by this autoscaler.'),
     AGE_COLUMN,
   ],

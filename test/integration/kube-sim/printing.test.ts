@@ -16,6 +16,17 @@ import { until } from '../../helpers/wait.ts';
 
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
+/** Any JSON answer, read loosely. */
+// biome-ignore lint/suspicious/noExplicitAny: answers of several shapes, checked field by field.
+async function json(res: Response): Promise<any> {
+  return res.json();
+}
+/** A read asking for a Table (any kind's, so its rows are read loosely too). */
+// biome-ignore lint/suspicious/noExplicitAny: see json.
+async function table(url: string): Promise<any> {
+  return json(await fetch(url, { headers: { Accept: TABLE } }));
+}
+
 const MANIFESTS = `apiVersion: v1
 kind: Namespace
 metadata:
@@ -150,7 +161,11 @@ spec:
 `;
 
 /** The header line of a kubectl table, split on its column gaps. */
-const header = (stdout: string) => stdout.split('\n')[0]!.trim().split(/\s{2,}/);
+const header = (stdout: string) =>
+  stdout
+    .split('\n')[0]!
+    .trim()
+    .split(/\s{2,}/);
 /** The table that follows `kind.group/` rows in a multi-kind `kubectl get`: header of each block. */
 const headers = (stdout: string) =>
   stdout
@@ -202,7 +217,10 @@ describe('server-side printing', () => {
       'NOMINATED NODE',
       'READINESS GATES',
     ]);
-    const row = got.stdout.split('\n')[1]!.trim().split(/\s{2,}/);
+    const row = got.stdout
+      .split('\n')[1]!
+      .trim()
+      .split(/\s{2,}/);
     expect(row[5]).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(row[7]).toBe('<none>');
     expect(row[8]).toBe('<none>');
@@ -227,7 +245,16 @@ describe('server-side printing', () => {
       ['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE'],
       ['NAME', 'SCHEDULE', 'TIMEZONE', 'SUSPEND', 'ACTIVE', 'LAST SCHEDULE', 'AGE'],
       ['NAME', 'CLASS', 'HOSTS', 'ADDRESS', 'PORTS', 'AGE'],
-      ['NAME', 'STATUS', 'VOLUME', 'CAPACITY', 'ACCESS MODES', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'AGE'],
+      [
+        'NAME',
+        'STATUS',
+        'VOLUME',
+        'CAPACITY',
+        'ACCESS MODES',
+        'STORAGECLASS',
+        'VOLUMEATTRIBUTESCLASS',
+        'AGE',
+      ],
       ['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE'],
       ['NAME', 'SECRETS', 'AGE'],
       ['NAME', 'HOLDER', 'AGE'],
@@ -249,7 +276,18 @@ describe('server-side printing', () => {
     expect(blocks[0]).toEqual(['NAME', 'STATUS', 'AGE']);
     expect(got.stdout).toMatch(/namespace\/shop\s+Active\s+/);
     // PersistentVolumes and StorageClasses: present when the PVC bound (dynamic provisioning).
-    const pv = ['NAME', 'CAPACITY', 'ACCESS MODES', 'RECLAIM POLICY', 'STATUS', 'CLAIM', 'STORAGECLASS', 'VOLUMEATTRIBUTESCLASS', 'REASON', 'AGE'];
+    const pv = [
+      'NAME',
+      'CAPACITY',
+      'ACCESS MODES',
+      'RECLAIM POLICY',
+      'STATUS',
+      'CLAIM',
+      'STORAGECLASS',
+      'VOLUMEATTRIBUTESCLASS',
+      'REASON',
+      'AGE',
+    ];
     const sc = ['NAME', 'PROVISIONER', 'RECLAIMPOLICY', 'VOLUMEBINDINGMODE', 'ALLOWVOLUMEEXPANSION', 'AGE'];
     for (const block of blocks.slice(1)) expect([pv, sc]).toContainEqual(block);
   });
@@ -260,7 +298,12 @@ describe('server-side printing', () => {
     let out = '';
     try {
       child = spawn(tools.kubectl, ['get', 'pods', '-n', 'shop', '-w'], {
-        env: { ...process.env, KUBECONFIG: cli.kubeconfig, HOME: cli.dir, KUBECACHEDIR: join(cli.dir, 'cache') },
+        env: {
+          ...process.env,
+          KUBECONFIG: cli.kubeconfig,
+          HOME: cli.dir,
+          KUBECACHEDIR: join(cli.dir, 'cache'),
+        },
       });
       child.stdout?.on('data', (chunk: Buffer) => {
         out += chunk.toString('utf8');
@@ -279,7 +322,12 @@ describe('server-side printing', () => {
         '3600',
       ]);
       await until(() => /\nextra\s+\d\/1\s+\S+\s+\d+\s+\S+/.test(out), 'kubectl -w prints the new pod');
-      expect(out.split('\n')[0]!.trim().split(/\s{2,}/)).toEqual(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+      expect(
+        out
+          .split('\n')[0]!
+          .trim()
+          .split(/\s{2,}/),
+      ).toEqual(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
       expect(out.match(/^NAME\s/gm)).toHaveLength(1);
     } finally {
       if (child?.pid) child.kill();
@@ -288,7 +336,7 @@ describe('server-side printing', () => {
 
   it('answers a Table to raw requests: PartialObjectMetadata rows, includeObject=Object and None', async () => {
     const url = `${sim.url}/api/v1/namespaces/shop/configmaps`;
-    const meta = await (await fetch(url, { headers: { Accept: TABLE } })).json();
+    const meta = await table(url);
     expect(meta.kind).toBe('Table');
     expect(meta.apiVersion).toBe('meta.k8s.io/v1');
     expect(meta.metadata.resourceVersion).toMatch(/^\d+$/);
@@ -301,31 +349,37 @@ describe('server-side printing', () => {
     expect(row.object.metadata.name).toBe('settings');
     expect(row.object.data).toBeUndefined();
 
-    const full = await (await fetch(`${url}/settings?includeObject=Object`, { headers: { Accept: TABLE } })).json();
+    const full = await table(`${url}/settings?includeObject=Object`);
     expect(full.rows).toHaveLength(1);
-    expect(full.rows[0].object).toMatchObject({ kind: 'ConfigMap', apiVersion: 'v1', data: { a: '1', b: '2' } });
+    expect(full.rows[0].object).toMatchObject({
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      data: { a: '1', b: '2' },
+    });
 
-    const none = await (await fetch(`${url}?includeObject=None`, { headers: { Accept: TABLE } })).json();
+    const none = await table(`${url}?includeObject=None`);
     expect(none.rows.every((r: { object: unknown }) => r.object === null)).toBe(true);
 
     // Paging: the Table carries the list's continue token.
-    const page = await (await fetch(`${url}?limit=1`, { headers: { Accept: TABLE } })).json();
+    const page = await table(`${url}?limit=1`);
     expect(page.rows).toHaveLength(1);
     expect(page.metadata.continue).toEqual(expect.any(String));
   });
 
   it('falls back along the Accept list, and refuses an unknown conversion with 406', async () => {
     const url = `${sim.url}/api/v1/namespaces/shop/configmaps/settings`;
-    const plain = await fetch(url, { headers: { Accept: 'application/json;as=Fancy;v=v1;g=meta.k8s.io, application/json' } });
-    expect((await plain.json()).kind).toBe('ConfigMap');
+    const plain = await fetch(url, {
+      headers: { Accept: 'application/json;as=Fancy;v=v1;g=meta.k8s.io, application/json' },
+    });
+    expect((await json(plain)).kind).toBe('ConfigMap');
     const refused = await fetch(url, { headers: { Accept: 'application/json;as=Table;v=v9;g=meta.k8s.io' } });
     expect(refused.status).toBe(406);
-    const status = await refused.json();
+    const status = await json(refused);
     expect(status).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
   });
 
   it('watch events carry one-row Tables, column definitions only on the first', async () => {
-    const list = await (await fetch(`${sim.url}/api/v1/namespaces/shop/configmaps`)).json();
+    const list = await json(await fetch(`${sim.url}/api/v1/namespaces/shop/configmaps`));
     const controller = new AbortController();
     const res = await fetch(
       `${sim.url}/api/v1/namespaces/shop/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}`,

@@ -4,12 +4,20 @@
  * the Table shape.
  */
 import { describe, expect, it } from 'vitest';
-import { customResourcePrinter } from '../../../../infra/kube-sim/printing/custom-resource.ts';
-import { evaluateJsonPath, JsonPathError, parseJsonPath } from '../../../../infra/kube-sim/printing/jsonpath.ts';
-import { negotiateOutput } from '../../../../infra/kube-sim/printing/negotiate.ts';
-import { defaultPrinter, printerFor, registerCustomPrinter } from '../../../../infra/kube-sim/printing/printers.ts';
-import { tableAnswer } from '../../../../infra/kube-sim/printing/respond.ts';
 import { StatusError } from '../../../../infra/kube-sim/errors.ts';
+import { customResourcePrinter } from '../../../../infra/kube-sim/printing/custom-resource.ts';
+import {
+  evaluateJsonPath,
+  JsonPathError,
+  parseJsonPath,
+} from '../../../../infra/kube-sim/printing/jsonpath.ts';
+import { negotiateOutput } from '../../../../infra/kube-sim/printing/negotiate.ts';
+import {
+  defaultPrinter,
+  printerFor,
+  registerCustomPrinter,
+} from '../../../../infra/kube-sim/printing/printers.ts';
+import { tableAnswer } from '../../../../infra/kube-sim/printing/respond.ts';
 import type { ResourceType } from '../../../../infra/kube-sim/resources.ts';
 
 const NOW = Date.parse('2026-01-01T01:00:00Z');
@@ -18,7 +26,12 @@ const widget = {
   kind: 'Widget',
   metadata: { name: 'w1', creationTimestamp: '2026-01-01T00:00:00Z' },
   spec: { size: 3, ratio: 0.5, enabled: true, owner: { team: 'a' } },
-  status: { conditions: [{ type: 'Synced', status: 'False' }, { type: 'Ready', status: 'True' }] },
+  status: {
+    conditions: [
+      { type: 'Synced', status: 'False' },
+      { type: 'Ready', status: 'True' },
+    ],
+  },
 };
 
 describe('custom resource printer', () => {
@@ -27,7 +40,12 @@ describe('custom resource printer', () => {
       { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
       { name: 'Ratio', type: 'number', jsonPath: '.spec.ratio', priority: 1 },
       { name: 'Enabled', type: 'boolean', jsonPath: '.spec.enabled' },
-      { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status', description: 'ready?' },
+      {
+        name: 'Ready',
+        type: 'string',
+        jsonPath: '.status.conditions[?(@.type=="Ready")].status',
+        description: 'ready?',
+      },
       { name: 'Owner', type: 'string', jsonPath: '.spec.owner' },
       { name: 'Missing', type: 'string', jsonPath: '.spec.nothing' },
       { name: 'Created', type: 'date', jsonPath: '.metadata.creationTimestamp' },
@@ -48,7 +66,10 @@ describe('custom resource printer', () => {
 
   it('without printer columns: NAME and AGE', () => {
     const printer = customResourcePrinter(undefined);
-    expect(printer.columns.map((c) => [c.name, c.type])).toEqual([['Name', 'string'], ['Age', 'date']]);
+    expect(printer.columns.map((c) => [c.name, c.type])).toEqual([
+      ['Name', 'string'],
+      ['Age', 'date'],
+    ]);
     expect(printer.cells(widget, NOW)).toEqual(['w1', '60m']);
   });
 
@@ -62,7 +83,13 @@ describe('custom resource printer', () => {
     registerCustomPrinter(type, undefined);
     expect(printerFor(type)).toBe(defaultPrinter);
     // CustomResourceDefinitions themselves: the default convertor, NAME and CREATED AT.
-    expect(printerFor({ group: 'apiextensions.k8s.io', version: 'v1', kind: 'CustomResourceDefinition' }).columns.map((c) => c.name)).toEqual(['Name', 'Created At']);
+    expect(
+      printerFor({
+        group: 'apiextensions.k8s.io',
+        version: 'v1',
+        kind: 'CustomResourceDefinition',
+      }).columns.map((c) => c.name),
+    ).toEqual(['Name', 'Created At']);
     expect(defaultPrinter.cells(widget, NOW)).toEqual(['w1', '2026-01-01T00:00:00Z']);
   });
 });
@@ -85,10 +112,18 @@ describe('accept negotiation', () => {
   it('the first acceptable media range decides', () => {
     expect(negotiateOutput(undefined)).toBe('object');
     expect(negotiateOutput('application/json')).toBe('object');
-    expect(negotiateOutput('application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json')).toBe('table');
+    expect(
+      negotiateOutput(
+        'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json',
+      ),
+    ).toBe('table');
     expect(negotiateOutput('application/json;as=Table;v=v1beta1;g=meta.k8s.io')).toBe('table');
-    expect(negotiateOutput('application/json;q=0.5, application/json;as=Table;v=v1;g=meta.k8s.io')).toBe('table');
-    expect(negotiateOutput('application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json')).toBe('object');
+    expect(negotiateOutput('application/json;q=0.5, application/json;as=Table;v=v1;g=meta.k8s.io')).toBe(
+      'table',
+    );
+    expect(
+      negotiateOutput('application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json'),
+    ).toBe('object');
     expect(negotiateOutput('text/html')).toBe('object');
   });
 
@@ -106,16 +141,29 @@ describe('accept negotiation', () => {
 
 describe('table answers', () => {
   const cm = { group: '', version: 'v1', kind: 'ConfigMap' } as ResourceType;
-  const item = { metadata: { name: 'c', resourceVersion: '7', creationTimestamp: '2026-01-01T00:00:00Z' }, data: { a: '1' } };
+  const item = {
+    metadata: { name: 'c', resourceVersion: '7', creationTimestamp: '2026-01-01T00:00:00Z' },
+    data: { a: '1' },
+  };
 
   it('a list: list metadata, one row per item, PartialObjectMetadata objects', () => {
-    const table = tableAnswer(cm, { items: [item], metadata: { resourceVersion: '9', continue: 'abc' } }, new URLSearchParams(), NOW);
+    const table = tableAnswer(
+      cm,
+      { items: [item], metadata: { resourceVersion: '9', continue: 'abc' } },
+      new URLSearchParams(),
+      NOW,
+    );
     expect(table).toEqual({
       kind: 'Table',
       apiVersion: 'meta.k8s.io/v1',
       metadata: { resourceVersion: '9', continue: 'abc' },
       columnDefinitions: expect.any(Array),
-      rows: [{ cells: ['c', 1, '60m'], object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: item.metadata } }],
+      rows: [
+        {
+          cells: ['c', 1, '60m'],
+          object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: item.metadata },
+        },
+      ],
     });
   });
 

@@ -35,7 +35,12 @@ describe('pod printer', () => {
   it('a running ready pod: 1/1 Running 0, with IP and node', () => {
     const p = pod(
       { containers: [{ name: 'a' }], nodeName: 'node-1' },
-      { phase: 'Running', podIP: '10.0.0.5', podIPs: [{ ip: '10.0.0.5' }], containerStatuses: [running('a')] },
+      {
+        phase: 'Running',
+        podIP: '10.0.0.5',
+        podIPs: [{ ip: '10.0.0.5' }],
+        containerStatuses: [running('a')],
+      },
     );
     expect(cells(p)).toEqual(['p', '1/1', 'Running', '0', '60m', '10.0.0.5', 'node-1', '<none>', '<none>']);
   });
@@ -46,8 +51,12 @@ describe('pod printer', () => {
       {
         phase: 'Running',
         containerStatuses: [
-          running('a', true, 3, { lastState: { terminated: { exitCode: 1, finishedAt: '2026-01-01T00:55:00Z' } } }),
-          running('b', false, 2, { lastState: { terminated: { exitCode: 1, finishedAt: '2026-01-01T00:50:00Z' } } }),
+          running('a', true, 3, {
+            lastState: { terminated: { exitCode: 1, finishedAt: '2026-01-01T00:55:00Z' } },
+          }),
+          running('b', false, 2, {
+            lastState: { terminated: { exitCode: 1, finishedAt: '2026-01-01T00:50:00Z' } },
+          }),
         ],
       },
     );
@@ -58,7 +67,10 @@ describe('pod printer', () => {
     for (const reason of ['CrashLoopBackOff', 'ImagePullBackOff', 'ErrImagePull']) {
       const p = pod(
         { containers: [{ name: 'a' }] },
-        { phase: 'Pending', containerStatuses: [{ name: 'a', ready: false, restartCount: 0, state: { waiting: { reason } } }] },
+        {
+          phase: 'Pending',
+          containerStatuses: [{ name: 'a', ready: false, restartCount: 0, state: { waiting: { reason } } }],
+        },
       );
       expect(cells(p)[2]).toBe(reason);
     }
@@ -66,7 +78,12 @@ describe('pod printer', () => {
 
   it('terminated containers: their reason, or the exit code or signal', () => {
     const term = (terminated: object) =>
-      cells(pod({ containers: [{ name: 'a' }] }, { phase: 'Failed', containerStatuses: [{ name: 'a', state: { terminated } }] }))[2];
+      cells(
+        pod(
+          { containers: [{ name: 'a' }] },
+          { phase: 'Failed', containerStatuses: [{ name: 'a', state: { terminated } }] },
+        ),
+      )[2];
     expect(term({ reason: 'Completed', exitCode: 0 })).toBe('Completed');
     expect(term({ reason: 'Error', exitCode: 2 })).toBe('Error');
     expect(term({ exitCode: 3 })).toBe('ExitCode:3');
@@ -77,7 +94,10 @@ describe('pod printer', () => {
     const status = (ready: string) => ({
       phase: 'Running',
       conditions: [{ type: 'Ready', status: ready }],
-      containerStatuses: [running('a'), { name: 'b', state: { terminated: { reason: 'Completed', exitCode: 0 } } }],
+      containerStatuses: [
+        running('a'),
+        { name: 'b', state: { terminated: { reason: 'Completed', exitCode: 0 } } },
+      ],
     });
     const spec = { containers: [{ name: 'a' }, { name: 'b' }] };
     expect(cells(pod(spec, status('True')))[2]).toBe('Running');
@@ -88,13 +108,37 @@ describe('pod printer', () => {
     const spec = { initContainers: [{ name: 'i1' }, { name: 'i2' }], containers: [{ name: 'a' }] };
     const waitingMain = [{ name: 'a', state: { waiting: { reason: 'PodInitializing' } } }];
     expect(
-      cells(pod(spec, { phase: 'Pending', initContainerStatuses: [{ name: 'i1', state: { running: {} } }, { name: 'i2', state: { waiting: { reason: 'PodInitializing' } } }], containerStatuses: waitingMain }))[2],
+      cells(
+        pod(spec, {
+          phase: 'Pending',
+          initContainerStatuses: [
+            { name: 'i1', state: { running: {} } },
+            { name: 'i2', state: { waiting: { reason: 'PodInitializing' } } },
+          ],
+          containerStatuses: waitingMain,
+        }),
+      )[2],
     ).toBe('Init:0/2');
     expect(
-      cells(pod(spec, { phase: 'Pending', initContainerStatuses: [{ name: 'i1', state: { terminated: { exitCode: 0 } } }, { name: 'i2', restartCount: 4, state: { waiting: { reason: 'CrashLoopBackOff' } } }], containerStatuses: waitingMain }))[2],
+      cells(
+        pod(spec, {
+          phase: 'Pending',
+          initContainerStatuses: [
+            { name: 'i1', state: { terminated: { exitCode: 0 } } },
+            { name: 'i2', restartCount: 4, state: { waiting: { reason: 'CrashLoopBackOff' } } },
+          ],
+          containerStatuses: waitingMain,
+        }),
+      )[2],
     ).toBe('Init:CrashLoopBackOff');
     expect(
-      cells(pod(spec, { phase: 'Pending', initContainerStatuses: [{ name: 'i1', state: { terminated: { exitCode: 7 } } }], containerStatuses: waitingMain }))[2],
+      cells(
+        pod(spec, {
+          phase: 'Pending',
+          initContainerStatuses: [{ name: 'i1', state: { terminated: { exitCode: 7 } } }],
+          containerStatuses: waitingMain,
+        }),
+      )[2],
     ).toBe('Init:ExitCode:7');
   });
 
@@ -104,7 +148,9 @@ describe('pod printer', () => {
       {
         phase: 'Running',
         conditions: [{ type: 'Initialized', status: 'True' }],
-        initContainerStatuses: [{ name: 'side', started: true, ready: true, restartCount: 1, state: { running: {} } }],
+        initContainerStatuses: [
+          { name: 'side', started: true, ready: true, restartCount: 1, state: { running: {} } },
+        ],
         containerStatuses: [running('a')],
       },
     );
@@ -114,7 +160,9 @@ describe('pod printer', () => {
   it('a pod being deleted is Terminating, unless finished; a lost node makes it Unknown', () => {
     const spec = { containers: [{ name: 'a' }] };
     const deleting = { deletionTimestamp: '2026-01-01T00:59:00Z' };
-    expect(cells(pod(spec, { phase: 'Running', containerStatuses: [running('a')] }, deleting))[2]).toBe('Terminating');
+    expect(cells(pod(spec, { phase: 'Running', containerStatuses: [running('a')] }, deleting))[2]).toBe(
+      'Terminating',
+    );
     expect(cells(pod(spec, { phase: 'Succeeded' }, deleting))[2]).toBe('Succeeded');
     expect(cells(pod(spec, { phase: 'Running', reason: 'NodeLost' }, deleting))[2]).toBe('Unknown');
   });
@@ -123,7 +171,12 @@ describe('pod printer', () => {
     const spec = { containers: [{ name: 'a' }] };
     expect(cells(pod(spec, { phase: 'Failed', reason: 'Evicted' }))[2]).toBe('Evicted');
     expect(
-      cells(pod(spec, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }] }))[2],
+      cells(
+        pod(spec, {
+          phase: 'Pending',
+          conditions: [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated' }],
+        }),
+      )[2],
     ).toBe('SchedulingGated');
   });
 
@@ -136,7 +189,10 @@ describe('pod printer', () => {
   });
 
   it('finished pods carry a Completed row condition', () => {
-    expect(podPrinter.conditions?.(pod({}, { phase: 'Succeeded' }))?.[0]).toMatchObject({ type: 'Completed', status: 'True' });
+    expect(podPrinter.conditions?.(pod({}, { phase: 'Succeeded' }))?.[0]).toMatchObject({
+      type: 'Completed',
+      status: 'True',
+    });
     expect(podPrinter.conditions?.(pod({}, { phase: 'Running' }))).toBeUndefined();
   });
 });
