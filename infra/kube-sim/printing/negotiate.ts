@@ -1,12 +1,14 @@
 /**
  * Output negotiation on Accept, as k8s.io/apiserver pkg/endpoints/handlers/negotiation does it
- * for reads: the first acceptable media range (by q, then order) decides. `as=Table` with
- * `g=meta.k8s.io` and `v=v1` (or `v1beta1`) asks for a Table; any other `as=` is not something
- * kube-sim serves, so a header that offers nothing else is refused with 406 NotAcceptable.
+ * for reads: the first acceptable media range (by q, then order) decides. With `g=meta.k8s.io`
+ * and `v=v1` (or `v1beta1`), `as=Table` asks for a Table and `as=PartialObjectMetadata` /
+ * `as=PartialObjectMetadataList` for the metadata only (what client-go's metadata client and
+ * informers ask for); any other `as=` is skipped, and a header that offers nothing else is
+ * refused with 406 NotAcceptable.
  */
 import { statusErrors } from '../errors.ts';
 
-export type Output = 'object' | 'table';
+export type Output = 'object' | 'table' | 'partial' | 'partial-list';
 
 interface MediaRange {
   type: string;
@@ -49,12 +51,11 @@ function outputOf(range: MediaRange): Output | undefined {
   if (!SERIALIZED.includes(range.type)) return undefined;
   const as = range.params.as;
   if (as === undefined) return 'object';
-  if (
-    as === 'Table' &&
-    range.params.g === 'meta.k8s.io' &&
-    (range.params.v === 'v1' || range.params.v === 'v1beta1')
-  )
-    return 'table';
+  if (range.params.g !== 'meta.k8s.io' || (range.params.v !== 'v1' && range.params.v !== 'v1beta1'))
+    return undefined;
+  if (as === 'Table') return 'table';
+  if (as === 'PartialObjectMetadata') return 'partial';
+  if (as === 'PartialObjectMetadataList') return 'partial-list';
   return undefined;
 }
 

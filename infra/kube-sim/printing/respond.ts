@@ -1,10 +1,12 @@
 /**
  * The hook the HTTP server and watch streams call: turn a get's object, a list or a watch
- * event's object into the Table the client negotiated (negotiate.ts), with the printer of the
- * object's kind (printers.ts).
+ * event's object into what the client negotiated (negotiate.ts): a Table, with the printer of
+ * the object's kind (printers.ts), or the metadata only (partial-metadata.ts).
  */
 import { groupVersion, type ResourceType } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
+import type { Output } from './negotiate.ts';
+import { partialAnswer, partialObjectMetadata } from './partial-metadata.ts';
 import { printerFor } from './printers.ts';
 import { buildTable, type IncludeObject, includeObjectOf, type Table } from './table.ts';
 
@@ -81,4 +83,28 @@ export function tableWatchEncoder(
     first = false;
     return table;
   };
+}
+
+/** A get's or list's answer in the negotiated output. */
+export function convertRead(
+  output: Output,
+  type: ResourceType,
+  body: unknown,
+  query: URLSearchParams,
+): unknown {
+  if (output === 'table') return tableAnswer(type, body, query);
+  if (output === 'partial' || output === 'partial-list') return partialAnswer(type, body, output);
+  return body;
+}
+
+/** The watch encoder for the negotiated output; none for plain objects. */
+export function watchEncoder(
+  output: Output,
+  type: ResourceType,
+  query: URLSearchParams,
+): ((eventType: string, object: KubeObject) => unknown) | undefined {
+  if (output === 'table') return tableWatchEncoder(type, query);
+  // A metadata informer asks for PartialObjectMetadataList; its events carry single objects.
+  if (output === 'partial' || output === 'partial-list') return (_, object) => partialObjectMetadata(object);
+  return undefined;
 }

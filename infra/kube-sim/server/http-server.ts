@@ -11,7 +11,7 @@ import { type DeleteOptions, deletedStatus } from '../api/deletion.ts';
 import { type ApiService, PATCH_TYPES } from '../api/service.ts';
 import { StatusError, statusErrors } from '../errors.ts';
 import { negotiateOutput } from '../printing/negotiate.ts';
-import { tableAnswer, tableWatchEncoder } from '../printing/respond.ts';
+import { convertRead, watchEncoder } from '../printing/respond.ts';
 import { decodeProtobuf } from '../protobuf/decode.ts';
 import { servedGroupVersions } from '../resources.ts';
 import { duplicateFields } from '../schema/duplicate-fields.ts';
@@ -297,14 +297,16 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       });
       return undefined;
     }
-    // Server-side printing: reads of the object itself may be answered as a meta.k8s.io Table.
-    const table =
+    // Server-side printing: reads of the object itself may be answered as a meta.k8s.io Table
+    // (or as PartialObjectMetadata), as the Accept header negotiates.
+    const output =
       (verb === 'get' || verb === 'list' || verb === 'watch') && r.subresource === undefined
-        ? negotiateOutput(req.headers.accept) === 'table'
-        : false;
+        ? negotiateOutput(req.headers.accept)
+        : 'object';
     switch (verb) {
       case 'get':
-        if (table) return new HttpAnswer(200, tableAnswer(r.type, deps.service.get(apiReq), query));
+        if (output !== 'object')
+          return new HttpAnswer(200, convertRead(output, r.type, deps.service.get(apiReq), query));
         if (r.subresource === 'log') {
           deps.service.get({ ...apiReq, subresource: undefined } as typeof apiReq);
           deps.podLog(r.namespace!, r.name!, query, res);
@@ -313,7 +315,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         return new HttpAnswer(200, deps.service.get(apiReq));
       case 'list': {
         const list = deps.service.list(apiReq);
-        return new HttpAnswer(200, table ? tableAnswer(r.type, list, query) : list);
+        return new HttpAnswer(200, convertRead(output, r.type, list, query));
       }
       case 'watch': {
         const watch = startWatch(
@@ -325,7 +327,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
             query,
             defaultTimeoutSeconds: deps.watchTimeoutSeconds,
             bookmarkIntervalMs: deps.bookmarkIntervalMs,
-            ...(table ? { encode: tableWatchEncoder(r.type, query) } : {}),
+            encode: watchEncoder(output, r.type, query),
           },
           () => watches.delete(watch),
         );

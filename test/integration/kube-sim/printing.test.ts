@@ -376,6 +376,21 @@ describe('server-side printing', () => {
     expect(refused.status).toBe(406);
     const status = await json(refused);
     expect(status).toMatchObject({ kind: 'Status', reason: 'NotAcceptable', code: 406 });
+    // Metadata-only reads, as client-go's metadata client asks for them.
+    const metaList = await json(
+      await fetch(`${sim.url}/api/v1/namespaces/shop/configmaps`, {
+        headers: {
+          Accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json',
+        },
+      }),
+    );
+    expect(metaList.kind).toBe('PartialObjectMetadataList');
+    expect(metaList.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toContain('settings');
+    expect(metaList.items[0].data).toBeUndefined();
+    const wrongForm = await fetch(url, {
+      headers: { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' },
+    });
+    expect(wrongForm.status).toBe(406);
   });
 
   it('watch events carry one-row Tables, column definitions only on the first', async () => {

@@ -17,7 +17,7 @@ import {
   printerFor,
   registerCustomPrinter,
 } from '../../../../infra/kube-sim/printing/printers.ts';
-import { tableAnswer } from '../../../../infra/kube-sim/printing/respond.ts';
+import { convertRead, tableAnswer } from '../../../../infra/kube-sim/printing/respond.ts';
 import type { ResourceType } from '../../../../infra/kube-sim/resources.ts';
 
 const NOW = Date.parse('2026-01-01T01:00:00Z');
@@ -123,7 +123,12 @@ describe('accept negotiation', () => {
     );
     expect(
       negotiateOutput('application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json'),
-    ).toBe('object');
+    ).toBe('partial-list');
+    expect(
+      negotiateOutput('application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1'),
+    ).toBe('partial');
+    expect(negotiateOutput('application/json;as=Fancy;v=v1;g=meta.k8s.io,application/json')).toBe('object');
+    expect(negotiateOutput('application/json;as=Table;v=v1;g=example.com,application/json')).toBe('object');
     expect(negotiateOutput('text/html')).toBe('object');
   });
 
@@ -171,5 +176,46 @@ describe('table answers', () => {
     const table = tableAnswer(cm, item, new URLSearchParams('includeObject=Object'), NOW);
     expect(table.metadata).toEqual({ resourceVersion: '7' });
     expect(table.rows[0]!.object).toEqual({ ...item, apiVersion: 'v1', kind: 'ConfigMap' });
+  });
+});
+
+describe('partial object metadata answers', () => {
+  const cm = { group: '', version: 'v1', kind: 'ConfigMap', listKind: 'ConfigMapList' } as ResourceType;
+  const item = { metadata: { name: 'c', resourceVersion: '7' }, data: { a: '1' } };
+  const list = { items: [item], metadata: { resourceVersion: '9' } };
+  const q = new URLSearchParams();
+
+  it('metadata only, as PartialObjectMetadata and PartialObjectMetadataList', () => {
+    expect(convertRead('partial', cm, item, q)).toEqual({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: item.metadata,
+    });
+    expect(convertRead('partial-list', cm, list, q)).toEqual({
+      kind: 'PartialObjectMetadataList',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { resourceVersion: '9' },
+      items: [{ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: item.metadata }],
+    });
+    expect(convertRead('object', cm, item, q)).toBe(item);
+  });
+
+  it('the list form of one object, or the single form of a list, is 406', () => {
+    const code = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return [(e as StatusError).code, (e as StatusError).message];
+      }
+      return undefined;
+    };
+    expect(code(() => convertRead('partial', cm, list, q))).toEqual([
+      406,
+      'you requested PartialObjectMetadata, but the requested object is a list (*v1.ConfigMapList)',
+    ]);
+    expect(code(() => convertRead('partial-list', cm, item, q))).toEqual([
+      406,
+      'you requested PartialObjectMetadataList, but the requested object is not a list (*v1.ConfigMap)',
+    ]);
   });
 });
