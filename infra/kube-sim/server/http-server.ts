@@ -10,6 +10,8 @@ import { parse as parseYaml } from 'yaml';
 import { type DeleteOptions, deletedStatus } from '../api/deletion.ts';
 import { type ApiService, PATCH_TYPES } from '../api/service.ts';
 import { StatusError, statusErrors } from '../errors.ts';
+import { negotiateOutput } from '../printing/negotiate.ts';
+import { convertRead, watchEncoder } from '../printing/respond.ts';
 import { decodeProtobuf } from '../protobuf/decode.ts';
 import { servedGroupVersions } from '../resources.ts';
 import { duplicateFields } from '../schema/duplicate-fields.ts';
@@ -298,16 +300,26 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       });
       return undefined;
     }
+    // Server-side printing: reads of the object itself may be answered as a meta.k8s.io Table
+    // (or as PartialObjectMetadata), as the Accept header negotiates.
+    const output =
+      (verb === 'get' || verb === 'list' || verb === 'watch') && r.subresource === undefined
+        ? negotiateOutput(req.headers.accept)
+        : 'object';
     switch (verb) {
       case 'get':
+        if (output !== 'object')
+          return new HttpAnswer(200, convertRead(output, r.type, deps.service.get(apiReq), query));
         if (r.subresource === 'log') {
           deps.service.get({ ...apiReq, subresource: undefined } as typeof apiReq);
           deps.podLog(r.namespace!, r.name!, query, res);
           return undefined;
         }
         return new HttpAnswer(200, deps.service.get(apiReq));
-      case 'list':
-        return new HttpAnswer(200, deps.service.list(apiReq));
+      case 'list': {
+        const list = deps.service.list(apiReq);
+        return new HttpAnswer(200, convertRead(output, r.type, list, query));
+      }
       case 'watch': {
         const watch = startWatch(
           deps.store,
@@ -318,6 +330,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
             query,
             defaultTimeoutSeconds: deps.watchTimeoutSeconds,
             bookmarkIntervalMs: deps.bookmarkIntervalMs,
+            encode: watchEncoder(output, r.type, query),
           },
           () => watches.delete(watch),
         );

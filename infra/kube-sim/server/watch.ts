@@ -20,6 +20,8 @@ export interface WatchOptions {
   /** Default server-side timeout when the client sets none (upstream: 30–60 minutes). */
   defaultTimeoutSeconds: number;
   bookmarkIntervalMs: number;
+  /** Re-encodes each event's object (a Table watch: printing/respond.ts); the object as is without. */
+  encode?: (eventType: string, object: KubeObject) => unknown;
 }
 
 export interface ActiveWatch {
@@ -81,10 +83,11 @@ export function startWatch(
   res.flushHeaders();
   let lastRv = store.currentRv;
   let ended = false;
+  const encode = options.encode ?? ((_: string, object: KubeObject) => object);
   const send = (eventType: string, object: KubeObject) => {
     if (ended) return;
     res.write(
-      `${JSON.stringify({ type: eventType, object: { ...object, apiVersion: gv, kind: type.kind } })}\n`,
+      `${JSON.stringify({ type: eventType, object: encode(eventType, { ...object, apiVersion: gv, kind: type.kind }) })}\n`,
     );
   };
 
@@ -105,19 +108,14 @@ export function startWatch(
   if (streamingList) {
     // Watch-list (KEP-3157): the current state as ADDED events, then a bookmark marking their end.
     for (const object of store.list(key, namespace)) if (matches(object)) send('ADDED', object);
-    res.write(
-      `${JSON.stringify({
-        type: 'BOOKMARK',
-        object: {
-          kind: type.kind,
-          apiVersion: gv,
-          metadata: {
-            resourceVersion: String(store.currentRv),
-            annotations: { 'k8s.io/initial-events-end': 'true' },
-          },
-        },
-      })}\n`,
-    );
+    send('BOOKMARK', {
+      kind: type.kind,
+      apiVersion: gv,
+      metadata: {
+        resourceVersion: String(store.currentRv),
+        annotations: { 'k8s.io/initial-events-end': 'true' },
+      },
+    });
   } else if (!requested || requested === '0') {
     for (const object of store.list(key, namespace)) if (matches(object)) send('ADDED', object);
   } else {
@@ -156,9 +154,7 @@ export function startWatch(
   if (query.get('allowWatchBookmarks') === 'true' || query.get('allowWatchBookmarks') === '1') {
     const tick = () => {
       if (ended) return;
-      res.write(
-        `${JSON.stringify({ type: 'BOOKMARK', object: { kind: type.kind, apiVersion: gv, metadata: { resourceVersion: String(lastRv) } } })}\n`,
-      );
+      send('BOOKMARK', { kind: type.kind, apiVersion: gv, metadata: { resourceVersion: String(lastRv) } });
       timers.push(setTimeout(tick, options.bookmarkIntervalMs));
     };
     timers.push(setTimeout(tick, options.bookmarkIntervalMs));
