@@ -4,6 +4,8 @@
  * statusErrors.invalid). Objects are validated after defaulting, as upstream does.
  */
 import { type FieldError, fieldErrorText } from '../errors.ts';
+import { validateCustomResource } from '../crd/custom-resources.ts';
+import { validateCrdCreate, validateCrdUpdate } from '../crd/validate-definition.ts';
 import type { ResourceType } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
 import {
@@ -87,6 +89,7 @@ const KINDS: Record<string, KindValidation> = {
     status: validateIngressStatusUpdate,
   },
   'storage.k8s.io/StorageClass': { create: validateStorageClass, update: validateStorageClassUpdate },
+  'apiextensions.k8s.io/CustomResourceDefinition': { create: validateCrdCreate, update: validateCrdUpdate },
 };
 
 function kindOf(type: ResourceType): KindValidation | undefined {
@@ -111,7 +114,10 @@ function dedupe(errors: FieldError[]): FieldError[] {
 export function validateCreate(type: ResourceType, obj: KubeObject): FieldError[] {
   const kind = kindOf(type);
   if (kind) return dedupe(kind.create(obj));
-  return dedupe(validateObjectMeta(obj, { namespaced: type.namespaced, nameFn: nameIsDNSSubdomain }));
+  return dedupe([
+    ...validateObjectMeta(obj, { namespaced: type.namespaced, nameFn: nameIsDNSSubdomain }),
+    ...validateCustomResource(type, obj),
+  ]);
 }
 
 /**
@@ -128,7 +134,7 @@ export function validateUpdate(
   const common = validateCommonUpdate(obj, old, type.namespaced);
   if (subresource === 'status') {
     const status = kind?.status ?? validateObjectMetaUpdate;
-    return dedupe([...common, ...status(obj, old)]);
+    return dedupe([...common, ...status(obj, old), ...validateCustomResource(type, obj)]);
   }
-  return dedupe([...common, ...(kind ? kind.update(obj, old) : [])]);
+  return dedupe([...common, ...(kind ? kind.update(obj, old) : validateCustomResource(type, obj))]);
 }
