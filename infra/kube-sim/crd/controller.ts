@@ -7,8 +7,9 @@
  * registration of served versions that upstream's customresource_handler does on CRD changes.
  * Always running: this is part of the API's semantics, not a workload controller.
  */
-import { typeKey } from '../api/service.ts';
+
 import { timestamp } from '../api/metadata.ts';
+import { typeKey } from '../api/service.ts';
 import type { SimController } from '../controllers/controller.ts';
 import { ReconcileQueue } from '../controllers/reconcile-queue.ts';
 import type { SimClient } from '../controllers/sim-client.ts';
@@ -157,7 +158,12 @@ export class CrdController implements SimController {
 function setCondition(conditions: Condition[], next: Omit<Condition, 'lastTransitionTime'>): boolean {
   const i = conditions.findIndex((c) => c.type === next.type);
   const current = conditions[i];
-  if (current && current.status === next.status && current.reason === next.reason && current.message === next.message)
+  if (
+    current &&
+    current.status === next.status &&
+    current.reason === next.reason &&
+    current.message === next.message
+  )
     return false;
   const lastTransitionTime =
     current && current.status === next.status && current.lastTransitionTime

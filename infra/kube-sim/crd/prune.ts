@@ -43,7 +43,8 @@ function pruneObject(
 
 function prune(value: unknown, schema: JSONSchemaProps, path: string, out: string[]): void {
   if (Array.isArray(value)) {
-    if (schema.items) for (const [i, item] of value.entries()) prune(item, schema.items, `${path}[${i}]`, out);
+    if (schema.items)
+      for (const [i, item] of value.entries()) prune(item, schema.items, `${path}[${i}]`, out);
     return;
   }
   if (!isPlainObject(value)) return;

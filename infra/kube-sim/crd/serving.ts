@@ -37,7 +37,8 @@ export function typesOf(crd: Crd): ResourceType[] {
   for (const version of versions) {
     if (!version.served || !version.name) continue;
     const subresources: SubresourceType[] = [];
-    if (version.subresources?.status) subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
+    if (version.subresources?.status)
+      subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
     if (version.subresources?.scale)
       subresources.push({
         name: 'scale',

@@ -53,7 +53,8 @@ function node(schema: JSONSchemaProps, path: string, root: boolean, out: FieldEr
   if (additional) node(additional, `${path}.additionalProperties`, false, out);
   if (schema.items) node(schema.items, `${path}.items`, false, out);
   for (const keyword of ['anyOf', 'allOf', 'oneOf'] as const) {
-    for (const [i, sub] of (schema[keyword] ?? []).entries()) valueValidation(sub, `${path}.${keyword}[${i}]`, out);
+    for (const [i, sub] of (schema[keyword] ?? []).entries())
+      valueValidation(sub, `${path}.${keyword}[${i}]`, out);
   }
   if (schema.not) valueValidation(schema.not, `${path}.not`, out);
 }

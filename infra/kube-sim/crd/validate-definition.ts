@@ -8,10 +8,10 @@
  * group, scope and names.plural immutable.
  */
 import type { FieldError } from '../errors.ts';
+import type { KubeObject } from '../types.ts';
 import { invalid, invalidEach, required } from '../validation/field.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../validation/metadata.ts';
 import { isDNS1035Label, isDNS1123Subdomain, nameIsDNSSubdomain } from '../validation/names.ts';
-import type { KubeObject } from '../types.ts';
 import { asCrd, type CrdNames, type CrdSpec } from './definition.ts';
 import { validateStructural } from './structural.ts';
 
@@ -58,7 +58,11 @@ function validateSpec(spec: CrdSpec): FieldError[] {
       detail: 'supported values: "Cluster", "Namespaced"',
     });
   errs.push(...validateNames(spec.names ?? {}, 'spec.names'));
-  if (spec.conversion?.strategy && spec.conversion.strategy !== 'None' && spec.conversion.strategy !== 'Webhook')
+  if (
+    spec.conversion?.strategy &&
+    spec.conversion.strategy !== 'None' &&
+    spec.conversion.strategy !== 'Webhook'
+  )
     errs.push({
       type: 'FieldValueNotSupported',
       field: 'spec.conversion.strategy',
@@ -66,7 +70,13 @@ function validateSpec(spec: CrdSpec): FieldError[] {
       detail: 'supported values: "None", "Webhook"',
     });
   if (spec.preserveUnknownFields === true)
-    errs.push(invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
+    errs.push(
+      invalid(
+        'spec.preserveUnknownFields',
+        true,
+        'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead',
+      ),
+    );
   errs.push(...validateVersions(spec));
   return errs;
 }
@@ -85,8 +95,18 @@ function validateNames(names: CrdNames, path: string): FieldError[] {
   for (const field of ['kind', 'listKind'] as const) {
     const value = names[field];
     if (!value) errs.push(required(`${path}.${field}`, ''));
-    else if (!/^[A-Za-z][A-Za-z0-9]*$/.test(value) || value.toLowerCase() !== value.toLowerCase())
-      errs.push(invalid(`${path}.${field}`, value, 'may have mixed case, but should otherwise match: [a-z]([-a-z0-9]*[a-z0-9])?'));
+    else {
+      // Upstream lowercases kinds before the DNS-1035 check and words its message so.
+      const problems = isDNS1035Label(value.toLowerCase());
+      if (problems.length > 0)
+        errs.push(
+          invalid(
+            `${path}.${field}`,
+            value,
+            `may have mixed case, but should otherwise match: ${problems.join(',')}`,
+          ),
+        );
+    }
   }
   if (names.kind && names.kind === names.listKind)
     errs.push(invalid(`${path}.listKind`, names.listKind, 'kind and listKind may not be the same'));
@@ -113,7 +133,8 @@ function validateVersions(spec: CrdSpec): FieldError[] {
     if (!version.name) errs.push(required(`${path}.name`, ''));
     else {
       errs.push(...invalidEach(`${path}.name`, version.name, isDNS1035Label(version.name)));
-      if (seen.has(version.name)) errs.push({ type: 'FieldValueDuplicate', field: `${path}.name`, value: version.name });
+      if (seen.has(version.name))
+        errs.push({ type: 'FieldValueDuplicate', field: `${path}.name`, value: version.name });
       seen.add(version.name);
     }
     const schema = version.schema?.openAPIV3Schema;
@@ -123,10 +144,22 @@ function validateVersions(spec: CrdSpec): FieldError[] {
     if (scale) {
       if (!scale.specReplicasPath) errs.push(required(`${path}.subresources.scale.specReplicasPath`, ''));
       else if (!scale.specReplicasPath.startsWith('.spec.'))
-        errs.push(invalid(`${path}.subresources.scale.specReplicasPath`, scale.specReplicasPath, 'should be a json path under .spec'));
+        errs.push(
+          invalid(
+            `${path}.subresources.scale.specReplicasPath`,
+            scale.specReplicasPath,
+            'should be a json path under .spec',
+          ),
+        );
       if (!scale.statusReplicasPath) errs.push(required(`${path}.subresources.scale.statusReplicasPath`, ''));
       else if (!scale.statusReplicasPath.startsWith('.status.'))
-        errs.push(invalid(`${path}.subresources.scale.statusReplicasPath`, scale.statusReplicasPath, 'should be a json path under .status'));
+        errs.push(
+          invalid(
+            `${path}.subresources.scale.statusReplicasPath`,
+            scale.statusReplicasPath,
+            'should be a json path under .status',
+          ),
+        );
     }
   }
   return errs;

@@ -86,7 +86,8 @@ function check(value: unknown, schema: JSONSchemaProps, path: string, out: Field
       const seen = new Set(value.map((v) => JSON.stringify(v)));
       if (seen.size !== value.length) out.push(invalid(path, value, "shouldn't contain duplicates"));
     }
-    if (schema.items) for (const [i, item] of value.entries()) check(item, schema.items, `${path}[${i}]`, out);
+    if (schema.items)
+      for (const [i, item] of value.entries()) check(item, schema.items, `${path}[${i}]`, out);
   }
   if (isPlainObject(value)) checkObject(value, schema, path, out);
   for (const sub of schema.allOf ?? []) check(value, sub, path, out);

@@ -3,9 +3,10 @@
  * as field errors on create and update (the server turns them into a 422 Status with
  * statusErrors.invalid). Objects are validated after defaulting, as upstream does.
  */
-import { type FieldError, fieldErrorText } from '../errors.ts';
+
 import { validateCustomResource } from '../crd/custom-resources.ts';
 import { validateCrdCreate, validateCrdUpdate } from '../crd/validate-definition.ts';
+import { type FieldError, fieldErrorText } from '../errors.ts';
 import type { ResourceType } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
 import {
