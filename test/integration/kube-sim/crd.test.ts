@@ -323,6 +323,16 @@ describe('CustomResourceDefinitions', () => {
     expect(groups.groups.map((g) => g.name)).not.toContain('cert-manager.io');
     expect(groups.groups.map((g) => g.name)).toContain('keda.sh');
   });
+
+  it('deleting a namespace deletes the custom resources in it', async () => {
+    expect(c.sim.store.list('keda.sh/scaledobjects', ns).length).toBe(2);
+    await c.core.deleteNamespace({ name: ns });
+    await until(
+      () => (c.sim.store.get('/namespaces', undefined, ns) ? undefined : true),
+      'the namespace to go',
+    );
+    expect(c.sim.store.list('keda.sh/scaledobjects', ns)).toEqual([]);
+  });
 });
 
 describe('CRD validation and schema defaulting', () => {
