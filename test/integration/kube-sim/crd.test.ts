@@ -182,6 +182,25 @@ describe('CustomResourceDefinitions', () => {
     expect(selected.stdout.trim()).toBe('scaledobject.keda.sh/web');
   });
 
+  it('applies client-side twice (create, then a merge patch of the change)', async () => {
+    const file = cli.file('cert.yaml', JSON.stringify(certificate('client', { duration: '2h' })));
+    expect((await cli.kubectl(['apply', '-f', file])).stdout.trim()).toBe(
+      'certificate.cert-manager.io/client created',
+    );
+    cli.file('cert.yaml', JSON.stringify(certificate('client', { duration: '4h' })));
+    const second = await cli.kubectl(['apply', '-f', file]);
+    expect(second.stderr).toBe('');
+    expect(second.stdout.trim()).toBe('certificate.cert-manager.io/client configured');
+    const read = (await custom.getNamespacedCustomObject({
+      group: 'cert-manager.io',
+      version: 'v1',
+      namespace: ns,
+      plural: 'certificates',
+      name: 'client',
+    })) as { spec: { duration: string } };
+    expect(read.spec.duration).toBe('4h');
+  });
+
   it('validates objects against the schema (422 with upstream texts)', async () => {
     const status = await statusOf(
       custom.createNamespacedCustomObject({
@@ -446,5 +465,34 @@ describe('CRD validation and schema defaulting', () => {
     })) as { apiVersion: string; spec: unknown };
     expect(asBeta.apiVersion).toBe('example.com/v1beta1');
     expect(asBeta.spec).toEqual({ size: 3, free: { any: { thing: 1 } } });
+  });
+  it('garbage-collects dependents of a custom resource', async () => {
+    const owner = (await custom.createClusterCustomObject({
+      group: 'example.com',
+      version: 'v1',
+      plural: 'widgets',
+      body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'owner' }, spec: {} },
+    })) as { metadata: { uid: string } };
+    await c.core.createNamespacedConfigMap({
+      namespace: 'default',
+      body: {
+        metadata: {
+          name: 'owned',
+          ownerReferences: [
+            { apiVersion: 'example.com/v1', kind: 'Widget', name: 'owner', uid: owner.metadata.uid },
+          ],
+        },
+      },
+    });
+    await custom.deleteClusterCustomObject({
+      group: 'example.com',
+      version: 'v1',
+      plural: 'widgets',
+      name: 'owner',
+    });
+    await until(
+      () => (c.sim.store.get('/configmaps', 'default', 'owned') ? undefined : true),
+      'the owned ConfigMap to be collected',
+    );
   });
 });
