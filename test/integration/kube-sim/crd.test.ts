@@ -298,6 +298,8 @@ describe('CustomResourceDefinitions', () => {
       body: { ...fresh, status: { revision: 1 } },
     })) as { status?: unknown };
     expect(withStatus.status).toEqual({ revision: 1 });
+    // Generation follows spec changes only: the merge and JSON patches above made it 3.
+    expect((withStatus as { metadata: { generation: number } }).metadata.generation).toBe(3);
   });
 
   it('streams watch events of custom resources', async () => {
