@@ -7,6 +7,7 @@ import { qualifiedResource, type ResourceType } from './resources.ts';
 export type FieldErrorType =
   | 'FieldValueRequired'
   | 'FieldValueInvalid'
+  | 'FieldValueTypeInvalid'
   | 'FieldValueTooLong'
   | 'FieldValueTooMany'
   | 'FieldValueForbidden'
@@ -28,6 +29,7 @@ export interface FieldError {
 const TYPE_TEXT: Record<FieldErrorType, string> = {
   FieldValueRequired: 'Required value',
   FieldValueInvalid: 'Invalid value',
+  FieldValueTypeInvalid: 'Invalid value',
   FieldValueTooLong: 'Too long',
   FieldValueTooMany: 'Too many',
   FieldValueForbidden: 'Forbidden',

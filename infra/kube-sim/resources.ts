@@ -124,6 +124,12 @@ export const RESOURCE_TYPES: ResourceType[] = [
   type('coordination.k8s.io', 'v1', 'Lease', 'leases'),
   type('networking.k8s.io', 'v1', 'Ingress', 'ingresses', { shortNames: ['ing'], subresources: [STATUS] }),
   type('storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', { namespaced: false, shortNames: ['sc'] }),
+  type('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', {
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+    subresources: [STATUS],
+  }),
 ];
 
 export function groupVersion(type: { group: string; version: string }): string {
@@ -150,4 +156,26 @@ export function servedGroupVersions(): { group: string; version: string }[] {
   return [...seen.values()].sort((a, b) =>
     a.group === '' ? -1 : b.group === '' ? 1 : a.group.localeCompare(b.group),
   );
+}
+
+/** Types added while the server runs (custom resources of CRDs), by the name of what serves them. */
+const registered = new Map<string, ResourceType[]>();
+
+/**
+ * Serves `types` from now on (crd/serving.ts, for each established CustomResourceDefinition):
+ * RESOURCE_TYPES grows in place, so every lookup, discovery and OpenAPI see them.
+ */
+export function registerResourceTypes(owner: string, types: ResourceType[]): void {
+  unregisterResourceTypes(owner);
+  registered.set(owner, types);
+  RESOURCE_TYPES.push(...types);
+}
+
+/** Stops serving what `owner` registered. */
+export function unregisterResourceTypes(owner: string): void {
+  for (const type of registered.get(owner) ?? []) {
+    const i = RESOURCE_TYPES.indexOf(type);
+    if (i >= 0) RESOURCE_TYPES.splice(i, 1);
+  }
+  registered.delete(owner);
 }

@@ -25,6 +25,7 @@ import {
   settingsJson,
 } from './controllers/settings.ts';
 import { SimClient } from './controllers/sim-client.ts';
+import { CrdController } from './crd/controller.ts';
 import { statusErrors } from './errors.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import { NodeRuntime } from './runtime/node-runtime.ts';
@@ -119,6 +120,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   bootstrap(client, settings);
   const gc = new GarbageCollector(store, new SimClient(service, 'generic-garbage-collector'), onError);
   const namespaces = new NamespaceController(store, new SimClient(service, 'namespace-controller'), onError);
+  // Serves the custom resources of CustomResourceDefinitions: API semantics, so always running.
+  const crds = new CrdController(store, new SimClient(service, 'apiextensions-apiserver'), onError);
   // The node's container runtime: the kubelet starts processes in it, logs (and attach, exec) read them.
   const runtime = new NodeRuntime();
   const deps = (manager: string) => ({ store, client: new SimClient(service, manager), settings, onError });
@@ -226,6 +229,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       for (let i = 0; i < 50; i++) {
         await gc.idle();
         await namespaces.idle();
+        await crds.idle();
         for (const controller of controllers) await controller.idle();
         await new Promise((r) => setImmediate(r));
       }
@@ -233,6 +237,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     stop: async () => {
       gc.stop();
       namespaces.stop();
+      crds.stop();
       for (const controller of controllers) controller.stop();
       runtime.stop();
       await server.close();

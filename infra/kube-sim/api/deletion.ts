@@ -4,6 +4,7 @@
  * deletionTimestamp, namespaces going Terminating. The garbage collector and the namespace
  * controller finish what deletion starts.
  */
+import { CLEANUP_FINALIZER, isCrdType } from '../crd/definition.ts';
 import { statusErrors } from '../errors.ts';
 import type { ResourceType } from '../resources.ts';
 import type { ObjectStore } from '../store/object-store.ts';
@@ -84,6 +85,9 @@ export function deleteObject(
   if (policy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
   if (policy === 'Foreground' && !finalizers.includes('foregroundDeletion'))
     finalizers.push('foregroundDeletion');
+  // A CRD's first delete adds the finalizer its custom resources are cleaned up under
+  // (apiextensions-apiserver pkg/registry/customresourcedefinition/etcd.go REST.Delete).
+  if (isCrdType(type) && !finalizers.includes(CLEANUP_FINALIZER)) finalizers.push(CLEANUP_FINALIZER);
 
   const isNamespace = type.kind === 'Namespace' && !type.group;
   if (finalizers.length > 0 || isNamespace) {

@@ -3,6 +3,7 @@
  * an object a write through the main resource or through `/status` may change.
  */
 import { randomUUID } from 'node:crypto';
+import { isCustomResource } from '../crd/custom-resources.ts';
 import type { ResourceType } from '../resources.ts';
 import { isPlainObject, type KubeObject } from '../types.ts';
 
@@ -14,7 +15,23 @@ const GENERATION_FIELDS: Record<string, ((o: KubeObject) => unknown)[]> = {
   Job: [(o) => o.spec],
   CronJob: [(o) => o.spec],
   Ingress: [(o) => o.spec],
+  // apiextensions-apiserver customresourcedefinition/strategy.go: spec changes bump generation.
+  CustomResourceDefinition: [(o) => o.spec],
 };
+
+/**
+ * Custom resources: generation starts at 1 and grows on any change outside metadata
+ * (apiextensions-apiserver pkg/registry/customresource/strategy.go, copyNonMetadata).
+ */
+const CUSTOM_RESOURCE_GENERATION = [({ metadata: _m, ...rest }: KubeObject) => rest];
+/** With a status subresource, status writes keep the generation (the status strategy's rule). */
+const CUSTOM_RESOURCE_GENERATION_WITH_STATUS = [({ metadata: _m, status: _s, ...rest }: KubeObject) => rest];
+
+function generationFields(type: ResourceType): ((o: KubeObject) => unknown)[] | undefined {
+  if (GENERATION_FIELDS[type.kind]) return GENERATION_FIELDS[type.kind];
+  if (!isCustomResource(type)) return undefined;
+  return hasStatusSubresource(type) ? CUSTOM_RESOURCE_GENERATION_WITH_STATUS : CUSTOM_RESOURCE_GENERATION;
+}
 
 /** Kinds with a status subresource: the main resource cannot write status, `/status` only status. */
 export function hasStatusSubresource(type: ResourceType): boolean {
@@ -46,7 +63,7 @@ export function prepareCreate(type: ResourceType, object: KubeObject, now: Date)
   delete object.metadata.deletionTimestamp;
   delete object.metadata.deletionGracePeriodSeconds;
   delete object.metadata.selfLink;
-  if (tracksGeneration(type.kind)) object.metadata.generation = 1;
+  if (generationFields(type)) object.metadata.generation = 1;
   else delete object.metadata.generation;
   if (hasStatusSubresource(type) && type.kind !== 'Namespace') delete object.status;
 }
@@ -100,7 +117,7 @@ export function prepareUpdate(
     delete meta.deletionGracePeriodSeconds;
   }
   delete meta.selfLink;
-  const fields = GENERATION_FIELDS[type.kind];
+  const fields = generationFields(type);
   if (fields) {
     const changed = fields.some((get) => JSON.stringify(get(next)) !== JSON.stringify(get(old)));
     meta.generation = (old.metadata.generation ?? 1) + (changed ? 1 : 0);

@@ -5,6 +5,11 @@
  * and admission behaviour.
  */
 import { defaultManager, recordUpdate, serverSideApply } from '../apply/apply.ts';
+import {
+  CUSTOM_RESOURCE_PATCH_TYPES,
+  isCustomResource,
+  pruneCustomResource,
+} from '../crd/custom-resources.ts';
 import { applyDefaults, defaultJobSelector } from '../defaulting/index.ts';
 import { statusErrors } from '../errors.ts';
 import { applyJsonPatch } from '../patch/json-patch.ts';
@@ -59,6 +64,9 @@ export class ApiService {
   get(req: ApiRequest): KubeObject {
     const object = this.mustExist(req);
     if (req.subresource === 'scale') return toScale(req.type, object);
+    // Custom resources with conversion None: any served version reads the stored object, with
+    // its apiVersion rewritten (apiextensions-apiserver pkg/apiserver/conversion/nop_converter.go).
+    if (isCustomResource(req.type)) return { ...object, apiVersion: groupVersion(req.type) };
     return object;
   }
 
@@ -181,6 +189,11 @@ export class ApiService {
     const patchType = contentType.split(';')[0]!.trim();
     if (!Object.values(PATCH_TYPES).includes(patchType as (typeof PATCH_TYPES)[keyof typeof PATCH_TYPES])) {
       throw statusErrors.unsupportedMediaType(contentType, Object.values(PATCH_TYPES));
+    }
+    // Custom resources have no Go struct to take patch strategies from: upstream's
+    // customresource_handler.go refuses strategic merge patch with 415.
+    if (isCustomResource(req.type) && !CUSTOM_RESOURCE_PATCH_TYPES.includes(patchType)) {
+      throw statusErrors.unsupportedMediaType(contentType, CUSTOM_RESOURCE_PATCH_TYPES);
     }
     const isApply = patchType === PATCH_TYPES.apply;
     if (isApply && !options.fieldManager)
@@ -436,7 +449,10 @@ export class ApiService {
       }
       if (req.namespace) object.metadata.namespace = req.namespace;
     } else delete object.metadata.namespace;
-    const unknown = unknownFields(req.type.kind, object);
+    // Custom resources are pruned by their version's structural schema (crd/prune.ts).
+    const unknown = isCustomResource(req.type)
+      ? pruneCustomResource(req.type, object)
+      : unknownFields(req.type.kind, object);
     const problems = [
       ...unknown.map((f) => `unknown field "${f}"`),
       ...(req.duplicateFields ?? []).map((f) => `duplicate field "${f}"`),

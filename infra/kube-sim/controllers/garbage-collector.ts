@@ -34,7 +34,8 @@ function parseRefKey(key: string): Ref {
   return { typeKey: tk, ...(ns ? { namespace: ns } : {}), name };
 }
 
-const TYPES_BY_KEY = new Map(RESOURCE_TYPES.map((t) => [typeKey(t), t]));
+/** Looked up on each use: CustomResourceDefinitions add types (custom resources have owners too). */
+const typeByKey = (key: string) => RESOURCE_TYPES.find((t) => typeKey(t) === key);
 
 export class GarbageCollector {
   /** owner uid → dependents (ref keys). */
@@ -172,7 +173,7 @@ export class GarbageCollector {
   private checkDependent(key: string): void {
     const ref = parseRefKey(key);
     const dependent = this.lookup(ref);
-    const type = TYPES_BY_KEY.get(ref.typeKey);
+    const type = typeByKey(ref.typeKey);
     if (!dependent || !type) return;
     const refs = dependent.metadata.ownerReferences ?? [];
     if (refs.length === 0) return;
@@ -207,12 +208,12 @@ export class GarbageCollector {
   private checkOwner(key: string): void {
     const ref = parseRefKey(key);
     const owner = this.lookup(ref);
-    const type = TYPES_BY_KEY.get(ref.typeKey);
+    const type = typeByKey(ref.typeKey);
     if (!owner || !type || !owner.metadata.deletionTimestamp) return;
     const finalizers = owner.metadata.finalizers ?? [];
     const deps = [...(this.dependents.get(owner.metadata.uid!) ?? [])]
       .map((k) => ({ key: k, ref: parseRefKey(k) }))
-      .map(({ key: k, ref: r }) => ({ key: k, type: TYPES_BY_KEY.get(r.typeKey), object: this.lookup(r) }))
+      .map(({ key: k, ref: r }) => ({ key: k, type: typeByKey(r.typeKey), object: this.lookup(r) }))
       .filter((d): d is { key: string; type: ResourceType; object: KubeObject } => !!d.type && !!d.object);
 
     if (finalizers.includes('orphan')) {

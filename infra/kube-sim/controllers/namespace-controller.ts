@@ -12,7 +12,8 @@ import { ReconcileQueue } from './reconcile-queue.ts';
 import type { SimClient } from './sim-client.ts';
 
 const NAMESPACE = findByKind('v1', 'Namespace')!;
-const NAMESPACED = RESOURCE_TYPES.filter((t) => t.namespaced);
+/** Looked up on each use: CustomResourceDefinitions add namespaced types while the server runs. */
+const namespacedTypes = () => RESOURCE_TYPES.filter((t) => t.namespaced);
 
 export class NamespaceController {
   private readonly queue: ReconcileQueue;
@@ -58,6 +59,7 @@ export class NamespaceController {
     const ns = this.store.get(typeKey(NAMESPACE), undefined, name);
     if (!ns?.metadata.deletionTimestamp) return;
     let remaining = 0;
+    const NAMESPACED = namespacedTypes();
     for (const type of NAMESPACED) {
       for (const object of this.store.list(typeKey(type), name)) {
         remaining++;

@@ -3,6 +3,8 @@
  * a v1 object (pkg/apis/<group>/v1/defaults.go and the generated defaulters) plus the registry steps
  * clients observe as defaults (Service IP allocation, Namespace finalizers, PV status).
  */
+import { defaultCustomResource } from '../crd/custom-resources.ts';
+import { defaultCrd, defaultCrdStatus } from '../crd/definition.ts';
 import type { ResourceType } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
 import { defaultDeployment, defaultReplicaSet } from './apps.ts';
@@ -57,8 +59,14 @@ export function applyDefaults(type: ResourceType, obj: KubeObject, context: Defa
     case 'storage.k8s.io/StorageClass':
       defaultStorageClass(o);
       break;
+    case 'apiextensions.k8s.io/CustomResourceDefinition':
+      defaultCrd(obj);
+      if (!context.old) defaultCrdStatus(obj);
+      break;
     default:
-      // ConfigMap, Event, Ingress, Lease, ServiceAccount: nothing is defaulted.
+      // ConfigMap, Event, Ingress, Lease, ServiceAccount: nothing is defaulted; custom resources
+      // get their schema's defaults.
+      defaultCustomResource(type, obj);
       break;
   }
 }

@@ -19,6 +19,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { customResourceSchema } from '../crd/openapi.ts';
 import { groupVersion, type ResourceType, type SubresourceType, servedGroupVersions } from '../resources.ts';
 import { type GroupVersionKind, KUBERNETES_VERSION, subresourceKind, typesOf } from './discovery-common.ts';
 import {
@@ -152,6 +153,9 @@ function groupVersionDocument(
   for (const type of types) {
     Object.assign(paths, resourcePaths(prefix, type));
     Object.assign(schemas, kindSchemas(type, true));
+    // A custom resource's kind is described by its CRD's schema (crd/openapi.ts).
+    const custom = customResourceSchema(type);
+    if (custom) schemas[schemaName(type)] = custom;
     for (const sub of type.subresources) {
       const kind = subresourceKind(type, sub);
       // A connect subresource's options are query parameters, not a body: no schema (as upstream).

@@ -3,6 +3,9 @@
  * as field errors on create and update (the server turns them into a 422 Status with
  * statusErrors.invalid). Objects are validated after defaulting, as upstream does.
  */
+
+import { validateCustomResource } from '../crd/custom-resources.ts';
+import { validateCrdCreate, validateCrdUpdate } from '../crd/validate-definition.ts';
 import { type FieldError, fieldErrorText } from '../errors.ts';
 import type { ResourceType } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
@@ -87,6 +90,7 @@ const KINDS: Record<string, KindValidation> = {
     status: validateIngressStatusUpdate,
   },
   'storage.k8s.io/StorageClass': { create: validateStorageClass, update: validateStorageClassUpdate },
+  'apiextensions.k8s.io/CustomResourceDefinition': { create: validateCrdCreate, update: validateCrdUpdate },
 };
 
 function kindOf(type: ResourceType): KindValidation | undefined {
@@ -111,7 +115,10 @@ function dedupe(errors: FieldError[]): FieldError[] {
 export function validateCreate(type: ResourceType, obj: KubeObject): FieldError[] {
   const kind = kindOf(type);
   if (kind) return dedupe(kind.create(obj));
-  return dedupe(validateObjectMeta(obj, { namespaced: type.namespaced, nameFn: nameIsDNSSubdomain }));
+  return dedupe([
+    ...validateObjectMeta(obj, { namespaced: type.namespaced, nameFn: nameIsDNSSubdomain }),
+    ...validateCustomResource(type, obj),
+  ]);
 }
 
 /**
@@ -128,7 +135,7 @@ export function validateUpdate(
   const common = validateCommonUpdate(obj, old, type.namespaced);
   if (subresource === 'status') {
     const status = kind?.status ?? validateObjectMetaUpdate;
-    return dedupe([...common, ...status(obj, old)]);
+    return dedupe([...common, ...status(obj, old), ...validateCustomResource(type, obj)]);
   }
-  return dedupe([...common, ...(kind ? kind.update(obj, old) : [])]);
+  return dedupe([...common, ...(kind ? kind.update(obj, old) : validateCustomResource(type, obj))]);
 }

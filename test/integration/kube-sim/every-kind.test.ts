@@ -53,7 +53,25 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   Lease: { spec: { holderIdentity: 'x' } },
   Ingress: { spec: { rules: [{ host: 'a.example.com' }] } },
   StorageClass: { provisioner: 'example.com/p' },
+  CustomResourceDefinition: {
+    spec: {
+      group: 'every.example.com',
+      names: { plural: 'samples', kind: 'Sample' },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object' } } } },
+        },
+      ],
+    },
+  },
 };
+
+/** Kinds whose names are fixed by their content (a CRD is named `<plural>.<group>`). */
+const NAMES: Record<string, string> = { CustomResourceDefinition: 'samples.every.example.com' };
 
 describe('every resource type through KubernetesObjectApi', () => {
   let c: SimClients;
@@ -73,7 +91,7 @@ describe('every resource type through KubernetesObjectApi', () => {
     '%s: create, read, list, replace, patch, dry-run, delete',
     async (kind, type) => {
       const apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
-      const name = `sample-${kind.toLowerCase()}`;
+      const name = NAMES[kind] ?? `sample-${kind.toLowerCase()}`;
       const metadata = {
         name,
         ...(type.namespaced ? { namespace: ns } : {}),
@@ -83,12 +101,15 @@ describe('every resource type through KubernetesObjectApi', () => {
 
       const created = await c.objects.create(spec);
       expect(created.metadata?.uid).toBeTruthy();
+      await c.sim.settle();
       const read = await c.objects.read({
         apiVersion,
         kind,
         metadata: { name, ...(type.namespaced ? { namespace: ns } : {}) },
       });
-      expect(read.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
+      // A CRD's controllers write its status (NamesAccepted, Established) right after create.
+      if (kind === 'CustomResourceDefinition') expect(read.metadata?.uid).toBe(created.metadata?.uid);
+      else expect(read.metadata?.resourceVersion).toBe(created.metadata?.resourceVersion);
       const listed = await c.objects.list(
         apiVersion,
         kind,

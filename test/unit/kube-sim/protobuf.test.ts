@@ -1227,7 +1227,11 @@ describe('decodeProtobuf: bodies the real kubectl and helm sent', () => {
 
 describe('decodeProtobuf: every kind kube-sim serves', () => {
   it('has a message, and a case below, for every served kind', () => {
-    const kinds = RESOURCE_TYPES.map((t) => `${groupVersion(t)} ${t.kind}`);
+    // CustomResourceDefinitions are decoded from JSON only for now: kube-sim has no protobuf schema
+    // for apiextensions.k8s.io (kubectl apply/create -f and helm send them as JSON).
+    const kinds = RESOURCE_TYPES.filter((t) => t.group !== 'apiextensions.k8s.io').map(
+      (t) => `${groupVersion(t)} ${t.kind}`,
+    );
     for (const kind of kinds) expect(messageFor(...(kind.split(' ') as [string, string]))).toBeDefined();
     const covered = KIND_CASES.map((c) => `${c.apiVersion} ${c.kind}`);
     expect(kinds.filter((k) => !covered.includes(k))).toEqual([]);
