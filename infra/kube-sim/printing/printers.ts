@@ -5,6 +5,8 @@
  * DefaultTableConvertor (pkg/registry/rest/table.go): NAME and CREATED AT. CustomResourceDefinitions
  * themselves are served with that default convertor upstream, so they print NAME, CREATED AT too.
  */
+import { customVersionOf } from '../crd/serving.ts';
+import type { ResourceType } from '../resources.ts';
 import { rfc3339 } from './age.ts';
 import {
   configMapPrinter,
@@ -15,6 +17,7 @@ import {
   secretPrinter,
   serviceAccountPrinter,
 } from './core.ts';
+import { customResourcePrinter, type PrinterColumn } from './custom-resource.ts';
 import {
   endpointSlicePrinter,
   endpointsPrinter,
@@ -85,23 +88,44 @@ export const defaultPrinter: Printer = {
   ],
 };
 
-/** Printers of custom resources, by `group/version/kind` (a CRD's versions may print differently). */
-const custom = new Map<string, Printer>();
+/**
+ * Printers of custom resources, one per served version's ResourceType (a CRD update serves new
+ * ResourceType objects, so an old printer is never reused), built from the version's
+ * `additionalPrinterColumns` as apiextensions-apiserver's tableconvertor does.
+ */
+const custom = new WeakMap<ResourceType, Printer>();
 
-/** Registers (or, with undefined, removes) the printer of one served version of a custom resource. */
-export function registerCustomPrinter(
-  type: { group: string; version: string; kind: string },
-  printer: Printer | undefined,
-): void {
-  const key = `${type.group}/${type.version}/${type.kind}`;
-  if (printer) custom.set(key, printer);
-  else custom.delete(key);
+function customPrinter(type: ResourceType): Printer | undefined {
+  const version = customVersionOf(type)?.version;
+  if (!version) return undefined;
+  let printer = custom.get(type);
+  if (!printer) {
+    printer = printerOfColumns(version.additionalPrinterColumns);
+    custom.set(type, printer);
+  }
+  return printer;
 }
 
-export function printerFor(type: { group: string; version: string; kind: string }): Printer {
-  return (
-    custom.get(`${type.group}/${type.version}/${type.kind}`) ??
-    BUILT_IN[`${type.group}/${type.kind}`] ??
-    defaultPrinter
+/**
+ * Columns kube-sim's CRD validation let through but the printer cannot read (no name, a JSONPath
+ * outside the subset) leave the version with the default custom-resource table rather than a 500.
+ */
+function printerOfColumns(columns: unknown[] | undefined): Printer {
+  const usable = (columns ?? []).filter(
+    (c): c is PrinterColumn =>
+      typeof c === 'object' &&
+      c !== null &&
+      typeof (c as PrinterColumn).name === 'string' &&
+      typeof (c as PrinterColumn).type === 'string' &&
+      typeof (c as PrinterColumn).jsonPath === 'string',
   );
+  try {
+    return customResourcePrinter(usable);
+  } catch {
+    return customResourcePrinter(undefined);
+  }
+}
+
+export function printerFor(type: ResourceType): Printer {
+  return customPrinter(type) ?? BUILT_IN[`${type.group}/${type.kind}`] ?? defaultPrinter;
 }

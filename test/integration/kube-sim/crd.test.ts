@@ -164,6 +164,18 @@ describe('CustomResourceDefinitions', () => {
 
     const certs = await cli.kubectl(['get', 'certificates', '-n', ns, '-o', 'name']);
     expect(certs.stdout.trim()).toBe('certificate.cert-manager.io/pruned');
+    // The CRD's additionalPrinterColumns, as kubectl prints them (Issuer and Status only wide).
+    const table = await cli.kubectl(['get', 'certificates', '-n', ns]);
+    expect(table.stdout.split('\n')[0]?.split(/\s{2,}/)).toEqual(['NAME', 'READY', 'SECRET', 'AGE']);
+    const wide = await cli.kubectl(['get', 'certificates', '-n', ns, '-o', 'wide']);
+    expect(wide.stdout.split('\n')[0]?.split(/\s{2,}/)).toEqual([
+      'NAME',
+      'READY',
+      'SECRET',
+      'ISSUER',
+      'STATUS',
+      'AGE',
+    ]);
     const sos = await cli.kubectl(['get', 'scaledobjects', '-n', ns, '-o', 'name']);
     expect(sos.stdout.trim().split('\n')).toEqual([
       'scaledobject.keda.sh/pruned',

@@ -4,6 +4,8 @@
  * the Table shape.
  */
 import { describe, expect, it } from 'vitest';
+import type { Crd } from '../../../../infra/kube-sim/crd/definition.ts';
+import { typesOf } from '../../../../infra/kube-sim/crd/serving.ts';
 import { StatusError } from '../../../../infra/kube-sim/errors.ts';
 import { customResourcePrinter } from '../../../../infra/kube-sim/printing/custom-resource.ts';
 import {
@@ -12,13 +14,9 @@ import {
   parseJsonPath,
 } from '../../../../infra/kube-sim/printing/jsonpath.ts';
 import { negotiateOutput } from '../../../../infra/kube-sim/printing/negotiate.ts';
-import {
-  defaultPrinter,
-  printerFor,
-  registerCustomPrinter,
-} from '../../../../infra/kube-sim/printing/printers.ts';
+import { defaultPrinter, printerFor } from '../../../../infra/kube-sim/printing/printers.ts';
 import { convertRead, tableAnswer } from '../../../../infra/kube-sim/printing/respond.ts';
-import type { ResourceType } from '../../../../infra/kube-sim/resources.ts';
+import { findByKind, type ResourceType } from '../../../../infra/kube-sim/resources.ts';
 
 const NOW = Date.parse('2026-01-01T01:00:00Z');
 const widget = {
@@ -73,22 +71,41 @@ describe('custom resource printer', () => {
     expect(printer.cells(widget, NOW)).toEqual(['w1', '60m']);
   });
 
-  it('registered per group/version/kind; unregistered kinds get the default convertor', () => {
-    const type = { group: 'example.com', version: 'v1', kind: 'Widget' };
-    expect(printerFor(type)).toBe(defaultPrinter);
-    const printer = customResourcePrinter([{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }]);
-    registerCustomPrinter(type, printer);
-    expect(printerFor(type)).toBe(printer);
-    expect(printerFor({ ...type, version: 'v2' })).toBe(defaultPrinter);
-    registerCustomPrinter(type, undefined);
-    expect(printerFor(type)).toBe(defaultPrinter);
+  it("built from each served version's printer columns; kinds without a printer get the default convertor", () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { kind: 'Widget', plural: 'widgets', listKind: 'WidgetList', singular: 'widget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
+          },
+          { name: 'v2', served: true, storage: false },
+          // What CRD validation should refuse is still no reason for a 500: ignored.
+          { name: 'v3', served: true, storage: false, additionalPrinterColumns: [{ type: 'integer' }] },
+        ],
+      },
+    } as unknown as Crd;
+    const [v1, v2, v3] = typesOf(crd);
+    expect(printerFor(v1!).columns.map((c) => c.name)).toEqual(['Name', 'Size']);
+    expect(printerFor(v1!).cells(widget, NOW)).toEqual(['w1', 3]);
+    expect(printerFor(v1!)).toBe(printerFor(v1!));
+    expect(printerFor(v2!).columns.map((c) => c.name)).toEqual(['Name', 'Age']);
+    expect(printerFor(v3!).columns.map((c) => c.name)).toEqual(['Name', 'Age']);
+    const unserved = { ...v1!, group: 'other.example.com' };
+    expect(printerFor(unserved)).toBe(defaultPrinter);
     // CustomResourceDefinitions themselves: the default convertor, NAME and CREATED AT.
     expect(
-      printerFor({
-        group: 'apiextensions.k8s.io',
-        version: 'v1',
-        kind: 'CustomResourceDefinition',
-      }).columns.map((c) => c.name),
+      printerFor(findByKind('apiextensions.k8s.io/v1', 'CustomResourceDefinition')!).columns.map(
+        (c) => c.name,
+      ),
     ).toEqual(['Name', 'Created At']);
     expect(defaultPrinter.cells(widget, NOW)).toEqual(['w1', '2026-01-01T00:00:00Z']);
   });
