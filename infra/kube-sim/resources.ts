@@ -124,6 +124,23 @@ export const RESOURCE_TYPES: ResourceType[] = [
   type('coordination.k8s.io', 'v1', 'Lease', 'leases'),
   type('networking.k8s.io', 'v1', 'Ingress', 'ingresses', { shortNames: ['ing'], subresources: [STATUS] }),
   type('storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', { namespaced: false, shortNames: ['sc'] }),
+  // Workload kinds of issue 16 (pkg/registry/{core/node,core/endpoint,apps/statefulset,
+  // apps/daemonset,apps/controllerrevision,discovery/endpointslice}/storage: short names,
+  // categories and subresources as kube-apiserver 1.33's discovery lists them).
+  type('', 'v1', 'Node', 'nodes', { namespaced: false, shortNames: ['no'], subresources: [STATUS] }),
+  type('', 'v1', 'Endpoints', 'endpoints', { shortNames: ['ep'] }),
+  type('apps', 'v1', 'StatefulSet', 'statefulsets', {
+    shortNames: ['sts'],
+    categories: ['all'],
+    subresources: [STATUS, SCALE],
+  }),
+  type('apps', 'v1', 'DaemonSet', 'daemonsets', {
+    shortNames: ['ds'],
+    categories: ['all'],
+    subresources: [STATUS],
+  }),
+  type('apps', 'v1', 'ControllerRevision', 'controllerrevisions'),
+  type('discovery.k8s.io', 'v1', 'EndpointSlice', 'endpointslices'),
 ];
 
 export function groupVersion(type: { group: string; version: string }): string {

@@ -14,6 +14,8 @@ const GENERATION_FIELDS: Record<string, ((o: KubeObject) => unknown)[]> = {
   Job: [(o) => o.spec],
   CronJob: [(o) => o.spec],
   Ingress: [(o) => o.spec],
+  StatefulSet: [(o) => o.spec],
+  DaemonSet: [(o) => o.spec],
 };
 
 /** Kinds with a status subresource: the main resource cannot write status, `/status` only status. */

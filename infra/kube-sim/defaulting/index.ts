@@ -12,6 +12,7 @@ import { defaultNamespace } from './namespace.ts';
 import { defaultPod } from './podspec.ts';
 import { defaultService } from './service.ts';
 import { defaultPV, defaultPVC, defaultStorageClass } from './storage.ts';
+import { defaultDaemonSet, defaultEndpointSlice, defaultEndpoints, defaultStatefulSet } from './workloads.ts';
 
 export { defaultJobSelector } from './batch.ts';
 export type { DefaultingContext } from './context.ts';
@@ -56,6 +57,18 @@ export function applyDefaults(type: ResourceType, obj: KubeObject, context: Defa
       break;
     case 'storage.k8s.io/StorageClass':
       defaultStorageClass(o);
+      break;
+    case 'apps/StatefulSet':
+      defaultStatefulSet(o);
+      break;
+    case 'apps/DaemonSet':
+      defaultDaemonSet(o);
+      break;
+    case '/Endpoints':
+      defaultEndpoints(o);
+      break;
+    case 'discovery.k8s.io/EndpointSlice':
+      defaultEndpointSlice(o);
       break;
     default:
       // ConfigMap, Event, Ingress, Lease, ServiceAccount: nothing is defaulted.

@@ -35,6 +35,14 @@ import { validatePVC, validatePVCStatusUpdate, validatePVCUpdate } from './pvc.t
 import { validateSecret, validateSecretUpdate } from './secret.ts';
 import { validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './service.ts';
 import { validateStorageClass, validateStorageClassUpdate } from './storageclass.ts';
+import {
+  validateDaemonSet,
+  validateDaemonSetStatusUpdate,
+  validateDaemonSetUpdate,
+  validateStatefulSet,
+  validateStatefulSetStatusUpdate,
+  validateStatefulSetUpdate,
+} from './workloads.ts';
 
 type Validate = (object: unknown) => FieldError[];
 type ValidateUpdate = (object: unknown, old: unknown) => FieldError[];
@@ -87,6 +95,16 @@ const KINDS: Record<string, KindValidation> = {
     status: validateIngressStatusUpdate,
   },
   'storage.k8s.io/StorageClass': { create: validateStorageClass, update: validateStorageClassUpdate },
+  'apps/StatefulSet': {
+    create: validateStatefulSet,
+    update: validateStatefulSetUpdate,
+    status: validateStatefulSetStatusUpdate,
+  },
+  'apps/DaemonSet': {
+    create: validateDaemonSet,
+    update: validateDaemonSetUpdate,
+    status: validateDaemonSetStatusUpdate,
+  },
 };
 
 function kindOf(type: ResourceType): KindValidation | undefined {
