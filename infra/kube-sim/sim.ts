@@ -14,6 +14,7 @@ import { DeploymentController } from './controllers/deployment-controller.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { JobController } from './controllers/job-controller.ts';
 import { NamespaceController } from './controllers/namespace-controller.ts';
+import { NodeController } from './controllers/node-controller.ts';
 import { PersistentVolumeBinder } from './controllers/persistent-volume-binder.ts';
 import { PodLifecycleController } from './controllers/pod-lifecycle.ts';
 import { ReplicaSetController } from './controllers/replicaset-controller.ts';
@@ -128,6 +129,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     cronJobs === undefined
       ? []
       : [
+          // First: the kubelets register their Nodes before anything is scheduled.
+          new NodeController(deps('kubelet')),
           new DeploymentController(deps('deployment-controller')),
           new ReplicaSetController(deps('replicaset-controller')),
           new PodLifecycleController(deps('kubelet'), runtime),

@@ -50,7 +50,8 @@ export function prepareCreate(type: ResourceType, object: KubeObject, now: Date)
   delete object.metadata.selfLink;
   if (tracksGeneration(type.kind)) object.metadata.generation = 1;
   else delete object.metadata.generation;
-  if (hasStatusSubresource(type) && type.kind !== 'Namespace') delete object.status;
+  // A kubelet registers its Node with its status (nodeStrategy.PrepareForCreate keeps it).
+  if (hasStatusSubresource(type) && type.kind !== 'Namespace' && type.kind !== 'Node') delete object.status;
 }
 
 /**

@@ -29,7 +29,9 @@ function validateSelectorAndTemplate(spec: JsonObject, kind: 'StatefulSet' | 'Da
   else {
     errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
     if (selectorIsEmpty(spec.selector))
-      errs.push(invalid('spec.selector', spec.selector, `empty selector is invalid for ${kind.toLowerCase()}`));
+      errs.push(
+        invalid('spec.selector', spec.selector, `empty selector is invalid for ${kind.toLowerCase()}`),
+      );
   }
   if (!selectorConverts(spec.selector)) {
     errs.push(invalid('spec.selector', spec.selector, 'invalid label selector'));
@@ -52,7 +54,10 @@ function validateSelectorAndTemplate(spec: JsonObject, kind: 'StatefulSet' | 'Da
     errs.push(notSupported('spec.template.spec.restartPolicy', restartPolicy, ['Always']));
   if (podSpec.activeDeadlineSeconds !== undefined && podSpec.activeDeadlineSeconds !== null)
     errs.push(
-      forbidden('spec.template.spec.activeDeadlineSeconds', `activeDeadlineSeconds in ${kind} is not Supported`),
+      forbidden(
+        'spec.template.spec.activeDeadlineSeconds',
+        `activeDeadlineSeconds in ${kind} is not Supported`,
+      ),
     );
   return errs;
 }
@@ -63,7 +68,8 @@ function validateRetentionPolicy(value: unknown, path: Path): FieldError[] {
   const errs: FieldError[] = [];
   for (const field of ['whenDeleted', 'whenScaled']) {
     const v = str(policy[field]);
-    if (v !== 'Retain' && v !== 'Delete') errs.push(notSupported(child(path, field), v, ['Retain', 'Delete']));
+    if (v !== 'Retain' && v !== 'Delete')
+      errs.push(notSupported(child(path, field), v, ['Retain', 'Delete']));
   }
   return errs;
 }
@@ -82,14 +88,23 @@ function validateStatefulSetSpec(sts: unknown): FieldError[] {
   else if (type === 'OnDelete') {
     if (rolling)
       errs.push(
-        invalid('spec.updateStrategy.rollingUpdate', rolling, "only allowed for updateStrategy 'RollingUpdate'"),
+        invalid(
+          'spec.updateStrategy.rollingUpdate',
+          rolling,
+          "only allowed for updateStrategy 'RollingUpdate'",
+        ),
       );
   } else if (type === 'RollingUpdate') {
     if (rolling)
-      errs.push(...validateNonnegative(num(rolling.partition) ?? 0, 'spec.updateStrategy.rollingUpdate.partition'));
+      errs.push(
+        ...validateNonnegative(num(rolling.partition) ?? 0, 'spec.updateStrategy.rollingUpdate.partition'),
+      );
   } else errs.push(invalid('spec.updateStrategy', strategy, "must be 'RollingUpdate' or 'OnDelete'"));
   errs.push(
-    ...validateRetentionPolicy(spec.persistentVolumeClaimRetentionPolicy, 'spec.persistentVolumeClaimRetentionPolicy'),
+    ...validateRetentionPolicy(
+      spec.persistentVolumeClaimRetentionPolicy,
+      'spec.persistentVolumeClaimRetentionPolicy',
+    ),
   );
   errs.push(...validateNonnegative(num(spec.replicas) ?? 0, 'spec.replicas'));
   errs.push(...validateNonnegative(num(spec.minReadySeconds) ?? 0, 'spec.minReadySeconds'));
@@ -173,7 +188,8 @@ function validateDaemonSetStrategy(value: unknown, path: Path): FieldError[] {
   const strategy = objOrEmpty(value);
   const type = str(strategy.type);
   if (type === 'OnDelete') return [];
-  if (type !== 'RollingUpdate') return [notSupported(child(path, 'type'), type, ['OnDelete', 'RollingUpdate'])];
+  if (type !== 'RollingUpdate')
+    return [notSupported(child(path, 'type'), type, ['OnDelete', 'RollingUpdate'])];
   const rolling = obj(strategy.rollingUpdate);
   const rollingPath = child(path, 'rollingUpdate');
   if (!rolling) return [required(rollingPath, 'this should be defaulted and never be nil')];
@@ -187,7 +203,13 @@ function validateDaemonSetStrategy(value: unknown, path: Path): FieldError[] {
   const hasUnavailable = intOrPercentValue(rolling.maxUnavailable) !== 0;
   const hasSurge = intOrPercentValue(rolling.maxSurge) !== 0;
   if (hasUnavailable && hasSurge)
-    errs.push(invalid(child(rollingPath, 'maxSurge'), rolling.maxSurge, 'may not be set when maxUnavailable is non-zero'));
+    errs.push(
+      invalid(
+        child(rollingPath, 'maxSurge'),
+        rolling.maxSurge,
+        'may not be set when maxUnavailable is non-zero',
+      ),
+    );
   else if (!hasUnavailable && !hasSurge)
     errs.push(required(child(rollingPath, 'maxUnavailable'), 'cannot be 0 when maxSurge is 0'));
   return errs;
