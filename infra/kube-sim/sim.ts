@@ -26,6 +26,7 @@ import {
   settingsJson,
 } from './controllers/settings.ts';
 import { SimClient } from './controllers/sim-client.ts';
+import { StatefulSetController } from './controllers/statefulset-controller.ts';
 import { statusErrors } from './errors.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import { NodeRuntime } from './runtime/node-runtime.ts';
@@ -136,6 +137,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
           new PodLifecycleController(deps('kubelet'), runtime),
           new PersistentVolumeBinder(deps('persistentvolume-binder-controller')),
           new JobController(deps('job-controller')),
+          new StatefulSetController(deps('statefulset-controller')),
           cronJobs,
         ];
   const requests = new RequestLog();
