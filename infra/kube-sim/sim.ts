@@ -10,6 +10,7 @@ import { ApiService } from './api/service.ts';
 import { bootstrap } from './bootstrap.ts';
 import type { SimController } from './controllers/controller.ts';
 import { CronJobController } from './controllers/cronjob-controller.ts';
+import { DaemonSetController } from './controllers/daemonset-controller.ts';
 import { DeploymentController } from './controllers/deployment-controller.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { JobController } from './controllers/job-controller.ts';
@@ -138,6 +139,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
           new PersistentVolumeBinder(deps('persistentvolume-binder-controller')),
           new JobController(deps('job-controller')),
           new StatefulSetController(deps('statefulset-controller')),
+          new DaemonSetController(deps('daemonset-controller')),
           cronJobs,
         ];
   const requests = new RequestLog();
