@@ -12,6 +12,7 @@ import type { SimController } from './controllers/controller.ts';
 import { CronJobController } from './controllers/cronjob-controller.ts';
 import { DaemonSetController } from './controllers/daemonset-controller.ts';
 import { DeploymentController } from './controllers/deployment-controller.ts';
+import { EndpointsController } from './controllers/endpoints-controller.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { JobController } from './controllers/job-controller.ts';
 import { NamespaceController } from './controllers/namespace-controller.ts';
@@ -140,6 +141,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
           new JobController(deps('job-controller')),
           new StatefulSetController(deps('statefulset-controller')),
           new DaemonSetController(deps('daemonset-controller')),
+          new EndpointsController(deps('endpoint-controller')),
           cronJobs,
         ];
   const requests = new RequestLog();
