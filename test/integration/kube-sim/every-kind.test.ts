@@ -53,6 +53,23 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   Lease: { spec: { holderIdentity: 'x' } },
   Ingress: { spec: { rules: [{ host: 'a.example.com' }] } },
   StorageClass: { provisioner: 'example.com/p' },
+  Node: { spec: { podCIDR: '10.244.9.0/24' } },
+  Endpoints: { subsets: [{ addresses: [{ ip: '10.244.0.9' }], ports: [{ port: 80 }] }] },
+  StatefulSet: {
+    spec: {
+      serviceName: 's',
+      selector: { matchLabels: { a: 'b' } },
+      template: { metadata: { labels: { a: 'b' } }, spec: podSpec },
+    },
+  },
+  DaemonSet: {
+    spec: {
+      selector: { matchLabels: { a: 'b' } },
+      template: { metadata: { labels: { a: 'b' } }, spec: podSpec },
+    },
+  },
+  ControllerRevision: { revision: 1, data: { spec: { template: { $patch: 'replace' } } } },
+  EndpointSlice: { addressType: 'IPv4', endpoints: [{ addresses: ['10.244.0.9'] }], ports: [{ port: 80 }] },
 };
 
 describe('every resource type through KubernetesObjectApi', () => {
