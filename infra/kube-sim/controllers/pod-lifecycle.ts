@@ -102,6 +102,8 @@ export class PodLifecycleController implements SimController {
   private readonly kubeletEvents: EventRecorder;
   /** `node image` pairs already pulled, so a second Pod finds its image present. */
   private readonly pulled = new Set<string>();
+  /** Uids of Pods being deleted whose containers have had their SIGTERM. */
+  private readonly signalled = new Set<string>();
 
   constructor(
     private readonly deps: ControllerDeps,
@@ -157,7 +159,7 @@ export class PodLifecycleController implements SimController {
         this.blocked.delete(key);
         this.queue.forget(key);
         this.startAt.delete(object.metadata.uid!);
-        this.recordKilling(object as Pod);
+        if (!this.signalled.delete(object.metadata.uid!)) this.recordKilling(object as Pod);
         this.runtime.removePod(object.metadata.uid!);
         this.backOff.forget(`${object.metadata.uid!}/`);
       } else this.queue.add(key);
@@ -186,9 +188,7 @@ export class PodLifecycleController implements SimController {
     let pod = this.deps.store.get(POD_KEY, namespace, name) as Pod | undefined;
     if (!pod) return;
     if (pod.metadata.deletionTimestamp) {
-      // Deleting (finalizers keep the object): the kubelet stops the containers.
-      this.recordKilling(pod);
-      this.runtime.killPod(pod.metadata.uid!, 'SIGTERM');
+      this.terminate(key, pod);
       return;
     }
     const phase = pod.status?.phase;
@@ -489,6 +489,37 @@ export class PodLifecycleController implements SimController {
     }
     this.kubeletEvents.event(pod, 'Normal', 'Created', `Created container: ${container.name}`, fieldPath);
     this.kubeletEvents.event(pod, 'Normal', 'Started', `Started container ${container.name}`, fieldPath);
+  }
+
+  /**
+   * A Pod being deleted (kubelet.go HandlePodUpdates → podWorkers' terminating path,
+   * kuberuntime_container.go killContainer): its containers get SIGTERM, then SIGKILL once the
+   * grace period (deletionTimestamp) is over; when none runs any more the kubelet deletes the Pod
+   * with a period of 0 (status_manager.go canBeDeleted → Delete with GracePeriodSeconds 0), which
+   * removes it unless finalizers hold it.
+   */
+  private terminate(key: string, pod: Pod): void {
+    const uid = pod.metadata.uid!;
+    if (!this.signalled.has(uid)) {
+      this.signalled.add(uid);
+      this.recordKilling(pod);
+      this.runtime.killPod(uid, 'SIGTERM');
+    }
+    const running = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].some((c) => {
+      const current = this.runtime.container(uid, c.name)?.current;
+      return current !== undefined && !current.exit;
+    });
+    if (running) {
+      const deadline = Date.parse(pod.metadata.deletionTimestamp!);
+      const now = Date.now();
+      if (now >= deadline) this.runtime.killPod(uid, 'SIGKILL');
+      // The exit listener brings the Pod back as its processes end; the deadline as a fallback.
+      else this.queue.addLater(key, deadline - now);
+      return;
+    }
+    if ((pod.metadata.deletionGracePeriodSeconds ?? 0) === 0) return;
+    const { namespace, name } = pod.metadata;
+    this.deps.client.delete(POD, namespace, name!, 'Background', 0);
   }
 
   /** kuberuntime_container.go killContainer's event, for each container still running. */
