@@ -29,6 +29,7 @@ import {
 } from './controllers/settings.ts';
 import { SimClient } from './controllers/sim-client.ts';
 import { StatefulSetController } from './controllers/statefulset-controller.ts';
+import { StorageProtectionController } from './controllers/storage-protection.ts';
 import { statusErrors } from './errors.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
 import { NodeRuntime } from './runtime/node-runtime.ts';
@@ -123,6 +124,11 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   bootstrap(client, settings);
   const gc = new GarbageCollector(store, new SimClient(service, 'generic-garbage-collector'), onError);
   const namespaces = new NamespaceController(store, new SimClient(service, 'namespace-controller'), onError);
+  const protection = new StorageProtectionController(
+    store,
+    new SimClient(service, 'pvc-protection-controller'),
+    onError,
+  );
   // The node's container runtime: the kubelet starts processes in it, logs (and attach, exec) read them.
   const runtime = new NodeRuntime();
   const deps = (manager: string) => ({ store, client: new SimClient(service, manager), settings, onError });
@@ -235,6 +241,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       for (let i = 0; i < 50; i++) {
         await gc.idle();
         await namespaces.idle();
+        await protection.idle();
         for (const controller of controllers) await controller.idle();
         await new Promise((r) => setImmediate(r));
       }
@@ -242,6 +249,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     stop: async () => {
       gc.stop();
       namespaces.stop();
+      protection.stop();
       for (const controller of controllers) controller.stop();
       runtime.stop();
       await server.close();

@@ -12,6 +12,7 @@ import { defaultNamespace } from './namespace.ts';
 import { defaultPod } from './podspec.ts';
 import { defaultService } from './service.ts';
 import { defaultPV, defaultPVC, defaultStorageClass } from './storage.ts';
+import { addProtectionFinalizer, PV_PROTECTION, PVC_PROTECTION } from './storage-protection.ts';
 import { defaultDaemonSet, defaultEndpointSlice, defaultEndpoints, defaultStatefulSet } from './workloads.ts';
 
 export { defaultJobSelector } from './batch.ts';
@@ -39,9 +40,11 @@ export function applyDefaults(type: ResourceType, obj: KubeObject, context: Defa
       break;
     case '/PersistentVolumeClaim':
       defaultPVC(o, context);
+      if (!context.old) addProtectionFinalizer(obj, PVC_PROTECTION);
       break;
     case '/PersistentVolume':
       defaultPV(o, context);
+      if (!context.old) addProtectionFinalizer(obj, PV_PROTECTION);
       break;
     case 'apps/Deployment':
       defaultDeployment(o);
