@@ -83,7 +83,10 @@ export class EndpointsController implements SimController {
         if (ep) this.deps.client.delete(ENDPOINTS, namespace, name);
         return;
       }
-      if (namespace === 'default' && name === 'kubernetes') return this.apiServerEndpoints(service);
+      if (namespace === 'default' && name === 'kubernetes') {
+        this.apiServerEndpoints(service);
+        return;
+      }
       const selector = service.spec.selector;
       if (!selector || Object.keys(selector).length === 0) return;
       const endpoints = podEndpoints(service, this.deps.store.list(POD_KEY, namespace) as Pod[]);

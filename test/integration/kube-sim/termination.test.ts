@@ -130,7 +130,7 @@ describe('kube-sim graceful Pod termination', () => {
       const p = await c.core.readNamespacedPod({ namespace: ns, name: 'held' });
       return p.metadata?.deletionGracePeriodSeconds === 0;
     }, 'the kubelet’s final delete');
-    const uid = (await c.core.readNamespacedPod({ namespace: ns, name: 'held' })).metadata?.uid!;
+    const uid = (await c.core.readNamespacedPod({ namespace: ns, name: 'held' })).metadata!.uid!;
     expect(c.sim.runtime.running(uid, 'app')).toBeUndefined();
     await c.core.patchNamespacedPod(
       { namespace: ns, name: 'held', body: [{ op: 'remove', path: '/metadata/finalizers' }] },
