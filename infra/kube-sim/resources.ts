@@ -130,6 +130,24 @@ export const RESOURCE_TYPES: ResourceType[] = [
     categories: ['api-extensions'],
     subresources: [STATUS],
   }),
+
+  // Workload kinds of issue 16 (pkg/registry/{core/node,core/endpoint,apps/statefulset,
+  // apps/daemonset,apps/controllerrevision,discovery/endpointslice}/storage: short names,
+  // categories and subresources as kube-apiserver 1.33's discovery lists them).
+  type('', 'v1', 'Node', 'nodes', { namespaced: false, shortNames: ['no'], subresources: [STATUS] }),
+  type('', 'v1', 'Endpoints', 'endpoints', { shortNames: ['ep'] }),
+  type('apps', 'v1', 'StatefulSet', 'statefulsets', {
+    shortNames: ['sts'],
+    categories: ['all'],
+    subresources: [STATUS, SCALE],
+  }),
+  type('apps', 'v1', 'DaemonSet', 'daemonsets', {
+    shortNames: ['ds'],
+    categories: ['all'],
+    subresources: [STATUS],
+  }),
+  type('apps', 'v1', 'ControllerRevision', 'controllerrevisions'),
+  type('discovery.k8s.io', 'v1', 'EndpointSlice', 'endpointslices'),
 ];
 
 export function groupVersion(type: { group: string; version: string }): string {

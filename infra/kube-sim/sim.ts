@@ -10,10 +10,13 @@ import { ApiService } from './api/service.ts';
 import { bootstrap } from './bootstrap.ts';
 import type { SimController } from './controllers/controller.ts';
 import { CronJobController } from './controllers/cronjob-controller.ts';
+import { DaemonSetController } from './controllers/daemonset-controller.ts';
 import { DeploymentController } from './controllers/deployment-controller.ts';
+import { EndpointsController } from './controllers/endpoints-controller.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
 import { JobController } from './controllers/job-controller.ts';
 import { NamespaceController } from './controllers/namespace-controller.ts';
+import { NodeController } from './controllers/node-controller.ts';
 import { PersistentVolumeBinder } from './controllers/persistent-volume-binder.ts';
 import { PodLifecycleController } from './controllers/pod-lifecycle.ts';
 import { ReplicaSetController } from './controllers/replicaset-controller.ts';
@@ -25,6 +28,8 @@ import {
   settingsJson,
 } from './controllers/settings.ts';
 import { SimClient } from './controllers/sim-client.ts';
+import { StatefulSetController } from './controllers/statefulset-controller.ts';
+import { StorageProtectionController } from './controllers/storage-protection.ts';
 import { CrdController } from './crd/controller.ts';
 import { statusErrors } from './errors.ts';
 import { kubeconfigYaml } from './kubeconfig.ts';
@@ -122,6 +127,12 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const namespaces = new NamespaceController(store, new SimClient(service, 'namespace-controller'), onError);
   // Serves the custom resources of CustomResourceDefinitions: API semantics, so always running.
   const crds = new CrdController(store, new SimClient(service, 'apiextensions-apiserver'), onError);
+
+  const protection = new StorageProtectionController(
+    store,
+    new SimClient(service, 'pvc-protection-controller'),
+    onError,
+  );
   // The node's container runtime: the kubelet starts processes in it, logs (and attach, exec) read them.
   const runtime = new NodeRuntime();
   const deps = (manager: string) => ({ store, client: new SimClient(service, manager), settings, onError });
@@ -131,11 +142,16 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     cronJobs === undefined
       ? []
       : [
+          // First: the kubelets register their Nodes before anything is scheduled.
+          new NodeController(deps('kubelet')),
           new DeploymentController(deps('deployment-controller')),
           new ReplicaSetController(deps('replicaset-controller')),
           new PodLifecycleController(deps('kubelet'), runtime),
           new PersistentVolumeBinder(deps('persistentvolume-binder-controller')),
           new JobController(deps('job-controller')),
+          new StatefulSetController(deps('statefulset-controller')),
+          new DaemonSetController(deps('daemonset-controller')),
+          new EndpointsController(deps('endpoint-controller')),
           cronJobs,
         ];
   const requests = new RequestLog();
@@ -230,6 +246,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
         await gc.idle();
         await namespaces.idle();
         await crds.idle();
+
+        await protection.idle();
         for (const controller of controllers) await controller.idle();
         await new Promise((r) => setImmediate(r));
       }
@@ -238,6 +256,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       gc.stop();
       namespaces.stop();
       crds.stop();
+
+      protection.stop();
       for (const controller of controllers) controller.stop();
       runtime.stop();
       await server.close();

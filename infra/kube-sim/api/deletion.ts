@@ -10,6 +10,7 @@ import type { ResourceType } from '../resources.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { KubeObject } from '../types.ts';
 import { timestamp } from './metadata.ts';
+import { deletionDeadline, isPod, podGracePeriod } from './pod-grace.ts';
 import type { ApiRequest } from './request.ts';
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
@@ -78,8 +79,24 @@ export function deleteObject(
   const code: 200 | 202 = options.orphanDependents === false ? 202 : 200;
   if (options.dryRun) return { code, object: existing, gone: false };
 
-  // Already being deleted: nothing more to start.
-  if (existing.metadata.deletionTimestamp) return { code, object: existing, gone: false };
+  const grace = isPod(type) ? podGracePeriod(existing, options.gracePeriodSeconds) : 0;
+  // Already being deleted: nothing more to start — except a Pod's grace period, which a later
+  // DELETE may shorten (BeforeDelete), down to 0: gone now unless finalizers hold it.
+  if (existing.metadata.deletionTimestamp) {
+    const current = existing.metadata.deletionGracePeriodSeconds ?? 0;
+    if (!isPod(type) || grace >= current) return { code, object: existing, gone: false };
+    if (grace === 0 && !existing.metadata.finalizers?.length) {
+      const deleted = deps.store.delete(deps.typeKey(type), existing.metadata.namespace, name)!;
+      deps.onDeleted(type, deleted);
+      return { code, object: deleted, gone: true };
+    }
+    const next: KubeObject = structuredClone(existing);
+    next.metadata.deletionTimestamp = deletionDeadline(grace);
+    next.metadata.deletionGracePeriodSeconds = grace;
+    const { object } = deps.store.update(deps.typeKey(type), next);
+    deps.onUpdated(type, object);
+    return { code, object, gone: false };
+  }
 
   const finalizers = [...(existing.metadata.finalizers ?? [])];
   if (policy === 'Orphan' && !finalizers.includes('orphan')) finalizers.push('orphan');
@@ -90,10 +107,10 @@ export function deleteObject(
   if (isCrdType(type) && !finalizers.includes(CLEANUP_FINALIZER)) finalizers.push(CLEANUP_FINALIZER);
 
   const isNamespace = type.kind === 'Namespace' && !type.group;
-  if (finalizers.length > 0 || isNamespace) {
+  if (finalizers.length > 0 || isNamespace || grace > 0) {
     const next: KubeObject = structuredClone(existing);
-    next.metadata.deletionTimestamp = timestamp();
-    next.metadata.deletionGracePeriodSeconds = 0;
+    next.metadata.deletionTimestamp = grace > 0 ? deletionDeadline(grace) : timestamp();
+    next.metadata.deletionGracePeriodSeconds = grace;
     if (finalizers.length > 0) next.metadata.finalizers = finalizers;
     if (isNamespace) next.status = { ...(next.status as object), phase: 'Terminating' };
     const { object } = deps.store.update(deps.typeKey(type), next);

@@ -17,6 +17,9 @@ const GENERATION_FIELDS: Record<string, ((o: KubeObject) => unknown)[]> = {
   Ingress: [(o) => o.spec],
   // apiextensions-apiserver customresourcedefinition/strategy.go: spec changes bump generation.
   CustomResourceDefinition: [(o) => o.spec],
+
+  StatefulSet: [(o) => o.spec],
+  DaemonSet: [(o) => o.spec],
 };
 
 /**
@@ -65,7 +68,8 @@ export function prepareCreate(type: ResourceType, object: KubeObject, now: Date)
   delete object.metadata.selfLink;
   if (generationFields(type)) object.metadata.generation = 1;
   else delete object.metadata.generation;
-  if (hasStatusSubresource(type) && type.kind !== 'Namespace') delete object.status;
+  // A kubelet registers its Node with its status (nodeStrategy.PrepareForCreate keeps it).
+  if (hasStatusSubresource(type) && type.kind !== 'Namespace' && type.kind !== 'Node') delete object.status;
 }
 
 /**

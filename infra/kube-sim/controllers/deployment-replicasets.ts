@@ -30,6 +30,7 @@ import {
   setNewReplicaSetAnnotations,
   setReplicasAnnotations,
 } from './deployment-util.ts';
+import { EventRecorder } from './event-recorder.ts';
 import { computeHash, equalIgnoreHash, POD_TEMPLATE_HASH_LABEL } from './pod-template-hash.ts';
 import {
   controllerOf,
@@ -58,10 +59,15 @@ export interface DeploymentWriter {
 }
 
 export class DeploymentReplicaSets {
+  /** The deployment controller's ScalingReplicaSet events (deployment/sync.go scaleReplicaSet). */
+  private readonly events: EventRecorder;
+
   constructor(
     private readonly deps: ControllerDeps,
     private readonly writer: DeploymentWriter,
-  ) {}
+  ) {
+    this.events = new EventRecorder(deps.client, 'deployment-controller');
+  }
 
   /** getAllReplicaSetsAndSyncRevision (FindOldReplicaSets + getNewReplicaSet). */
   getAllReplicaSetsAndSyncRevision(
@@ -178,6 +184,13 @@ export class DeploymentReplicaSets {
       }
     }
     this.writer.syncDeploymentRevision(d, String(newRevision));
+    if (!alreadyExists && replicasOf(created) > 0)
+      this.events.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled up replica set ${created.metadata.name} from 0 to ${replicasOf(created)}`,
+      );
     if (!alreadyExists && hasProgressDeadline(d)) {
       const status = structuredClone(d.status ?? {});
       const msg = `Created new replica set "${created.metadata.name}"`;
@@ -200,7 +213,17 @@ export class DeploymentReplicaSets {
     const copy = structuredClone(rs);
     copy.spec.replicas = replicas;
     setReplicasAnnotations(copy, desired, max);
-    return { scaled: sizeChanges, rs: this.updateReplicaSet(copy) };
+    const updated = this.updateReplicaSet(copy);
+    if (sizeChanges) {
+      const direction = replicas > replicasOf(rs) ? 'up' : 'down';
+      this.events.event(
+        d,
+        'Normal',
+        'ScalingReplicaSet',
+        `Scaled ${direction} replica set ${rs.metadata.name} from ${replicasOf(rs)} to ${replicas}`,
+      );
+    }
+    return { scaled: sizeChanges, rs: updated };
   }
 
   /**

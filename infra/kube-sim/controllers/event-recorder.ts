@@ -28,10 +28,13 @@ export class EventRecorder {
     private readonly component: string,
   ) {}
 
-  event(object: KubeObject, type: EventType, reason: string, message: string): void {
+  /** `fieldPath` names the part of the object (the kubelet's `spec.containers{web}`). */
+  event(object: KubeObject, type: EventType, reason: string, message: string, fieldPath?: string): void {
     const meta = object.metadata;
     const namespace = meta.namespace ?? 'default';
-    const key = [object.kind, namespace, meta.name, meta.uid, type, reason, message].join('\u0000');
+    const key = [object.kind, namespace, meta.name, meta.uid, fieldPath, type, reason, message].join(
+      '\u0000',
+    );
     const now = timestamp(new Date());
     try {
       const existingName = this.seen.get(key);
@@ -55,6 +58,7 @@ export class EventRecorder {
           uid: meta.uid,
           apiVersion: object.apiVersion,
           resourceVersion: meta.resourceVersion,
+          ...(fieldPath ? { fieldPath } : {}),
         },
         reason,
         message,

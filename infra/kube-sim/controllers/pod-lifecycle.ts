@@ -35,6 +35,8 @@ import { containerArgv, type EnvLookup, processEnv, resolveContainerEnv } from '
 import { newContainerID } from './container-runtime.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
+import { EventRecorder } from './event-recorder.ts';
+import { FIRST_NODE } from './node-objects.ts';
 import { imagePullError, unmountableVolume } from './pod-start-checks.ts';
 import {
   buildPodStatus,
@@ -44,7 +46,9 @@ import {
   type TerminatedInfo,
 } from './pod-status.ts';
 import { bindPod } from './registry-writes.ts';
+import { hostIPOf, schedulePod } from './scheduler.ts';
 import { imageMatches } from './settings.ts';
+import { SimClient } from './sim-client.ts';
 import {
   CONFIG_MAP,
   type Container,
@@ -57,8 +61,8 @@ import {
   splitKey,
 } from './workload-types.ts';
 
-export const NODE_NAME = 'kube-sim-node';
-/** The node's address (kind's first node has this one). */
+export const NODE_NAME = FIRST_NODE;
+/** The first node's address (kind's first node has this one), for a Pod whose Node is gone. */
 const HOST_IP = '172.18.0.2';
 /** How often blocked Pods are looked at again (the kubelet's image back-off is 10 s to 5 min). */
 const RECHECK_MS = 250;
@@ -93,6 +97,13 @@ export class PodLifecycleController implements SimController {
   private nextIp = 0;
   private readonly lookup: EnvLookup;
   private readonly backOff: RestartBackOff;
+  /** The default scheduler's events (Scheduled, FailedScheduling) and the kubelet's. */
+  private readonly schedulerEvents: EventRecorder;
+  private readonly kubeletEvents: EventRecorder;
+  /** `node image` pairs already pulled, so a second Pod finds its image present. */
+  private readonly pulled = new Set<string>();
+  /** Uids of Pods being deleted whose containers have had their SIGTERM. */
+  private readonly signalled = new Set<string>();
 
   constructor(
     private readonly deps: ControllerDeps,
@@ -107,6 +118,11 @@ export class PodLifecycleController implements SimController {
       configMap: (ns, name) => deps.store.get(CONFIG_MAP_KEY, ns, name),
       services: (ns) => deps.store.list(SERVICE_KEY, ns),
     };
+    this.schedulerEvents = new EventRecorder(
+      new SimClient(deps.client.service, 'default-scheduler'),
+      'default-scheduler',
+    );
+    this.kubeletEvents = new EventRecorder(deps.client, 'kubelet');
     this.backOff = new RestartBackOff(
       () => deps.settings.restartBackOffMs,
       () => deps.settings.restartBackOffMaxMs,
@@ -143,6 +159,7 @@ export class PodLifecycleController implements SimController {
         this.blocked.delete(key);
         this.queue.forget(key);
         this.startAt.delete(object.metadata.uid!);
+        if (!this.signalled.delete(object.metadata.uid!)) this.recordKilling(object as Pod);
         this.runtime.removePod(object.metadata.uid!);
         this.backOff.forget(`${object.metadata.uid!}/`);
       } else this.queue.add(key);
@@ -171,8 +188,7 @@ export class PodLifecycleController implements SimController {
     let pod = this.deps.store.get(POD_KEY, namespace, name) as Pod | undefined;
     if (!pod) return;
     if (pod.metadata.deletionTimestamp) {
-      // Deleting (finalizers keep the object): the kubelet stops the containers.
-      this.runtime.killPod(pod.metadata.uid!, 'SIGTERM');
+      this.terminate(key, pod);
       return;
     }
     const phase = pod.status?.phase;
@@ -185,8 +201,26 @@ export class PodLifecycleController implements SimController {
     if (!pod.spec.nodeName) {
       // The scheduler leaves gated Pods alone (PodScheduled stays False/SchedulingGated upstream).
       if (pod.spec.schedulingGates?.length) return;
-      pod = bindPod(this.deps.store, namespace, name, NODE_NAME);
+      const placement = schedulePod(this.deps.store, pod);
+      if ('unschedulable' in placement) {
+        // schedule_one.go handleSchedulingFailure: PodScheduled False/Unschedulable and an event;
+        // looked at again with the blocked Pods (a Node may come, or be uncordoned).
+        this.writeUnschedulable(pod, placement.unschedulable);
+        this.schedulerEvents.event(pod, 'Warning', 'FailedScheduling', placement.unschedulable);
+        this.blocked.add(key);
+        this.scheduleRecheck();
+        return;
+      }
+      pod = bindPod(this.deps.store, namespace, name, placement.node);
       if (!pod) return;
+      this.blocked.delete(key);
+      // schedule_one.go finishSchedulingCycle: the message upstream's scheduler records.
+      this.schedulerEvents.event(
+        pod,
+        'Normal',
+        'Scheduled',
+        `Successfully assigned ${namespace}/${name} to ${placement.node}`,
+      );
     }
     const uid = pod.metadata.uid!;
     const now = Date.now();
@@ -223,7 +257,7 @@ export class PodLifecycleController implements SimController {
           ? this.containerTarget(key, pod, c, 'regular', podIP, now)
           : ({ kind: 'waiting', reason: 'PodInitializing' } as const),
       );
-      target = { sandboxReady: true, podIP, hostIP: HOST_IP, init, containers };
+      target = { sandboxReady: true, podIP, hostIP: this.hostIP(pod), init, containers };
     }
     this.writeStatus(pod, target);
     if (
@@ -407,6 +441,7 @@ export class PodLifecycleController implements SimController {
             }
           : undefined;
     const workingDir = container.workingDir as string | undefined;
+    if (!adopt) this.recordStart(pod, container, role);
     return this.runtime.start(pod.metadata.uid!, key, container.name, {
       argv: containerArgv(container, resolved.env),
       env: processEnv(pod, container, resolved.env),
@@ -422,6 +457,92 @@ export class PodLifecycleController implements SimController {
     });
   }
 
+  /**
+   * The kubelet's events for a container it starts (kuberuntime_container.go startContainer,
+   * images/image_manager.go EnsureImageExists; pkg/kubelet/events): the pull — Pulling and Pulled
+   * for imagePullPolicy Always or an image not yet on the node, else `already present` — then
+   * Created and Started.
+   */
+  private recordStart(pod: Pod, container: Container, role: Role): void {
+    const image = container.image ?? '';
+    const fieldPath = `spec.${role === 'regular' ? 'containers' : 'initContainers'}{${container.name}}`;
+    const pulledKey = `${pod.spec.nodeName ?? ''} ${image}`;
+    const policy = container.imagePullPolicy as string | undefined;
+    if (policy === 'Always' || (policy !== 'Never' && !this.pulled.has(pulledKey))) {
+      this.kubeletEvents.event(pod, 'Normal', 'Pulling', `Pulling image "${image}"`, fieldPath);
+      this.kubeletEvents.event(
+        pod,
+        'Normal',
+        'Pulled',
+        `Successfully pulled image "${image}" in 0s (0s including waiting). Image size: 0 bytes.`,
+        fieldPath,
+      );
+      this.pulled.add(pulledKey);
+    } else {
+      this.kubeletEvents.event(
+        pod,
+        'Normal',
+        'Pulled',
+        `Container image "${image}" already present on machine`,
+        fieldPath,
+      );
+    }
+    this.kubeletEvents.event(pod, 'Normal', 'Created', `Created container: ${container.name}`, fieldPath);
+    this.kubeletEvents.event(pod, 'Normal', 'Started', `Started container ${container.name}`, fieldPath);
+  }
+
+  /**
+   * A Pod being deleted (kubelet.go HandlePodUpdates → podWorkers' terminating path,
+   * kuberuntime_container.go killContainer): its containers get SIGTERM, then SIGKILL once the
+   * grace period (deletionTimestamp) is over; when none runs any more the kubelet deletes the Pod
+   * with a period of 0 (status_manager.go canBeDeleted → Delete with GracePeriodSeconds 0), which
+   * removes it unless finalizers hold it.
+   */
+  private terminate(key: string, pod: Pod): void {
+    const uid = pod.metadata.uid!;
+    if (!this.signalled.has(uid)) {
+      this.signalled.add(uid);
+      this.recordKilling(pod);
+      this.runtime.killPod(uid, 'SIGTERM');
+    }
+    const running = [...(pod.spec.initContainers ?? []), ...pod.spec.containers].some((c) => {
+      const current = this.runtime.container(uid, c.name)?.current;
+      return current !== undefined && !current.exit;
+    });
+    if (running) {
+      const deadline = Date.parse(pod.metadata.deletionTimestamp!);
+      const now = Date.now();
+      if (now >= deadline) this.runtime.killPod(uid, 'SIGKILL');
+      // The exit listener brings the Pod back as its processes end; the deadline as a fallback.
+      else this.queue.addLater(key, deadline - now);
+      return;
+    }
+    if ((pod.metadata.deletionGracePeriodSeconds ?? 0) === 0) return;
+    const { namespace, name } = pod.metadata;
+    this.deps.client.delete(POD, namespace, name!, 'Background', 0);
+  }
+
+  /** kuberuntime_container.go killContainer's event, for each container still running. */
+  private recordKilling(pod: Pod): void {
+    const uid = pod.metadata.uid!;
+    for (const [field, list] of [
+      ['initContainers', pod.spec.initContainers ?? []],
+      ['containers', pod.spec.containers],
+    ] as const) {
+      for (const c of list) {
+        const current = this.runtime.container(uid, c.name)?.current;
+        if (current && !current.exit)
+          this.kubeletEvents.event(
+            pod,
+            'Normal',
+            'Killing',
+            `Stopping container ${c.name}`,
+            `spec.${field}{${c.name}}`,
+          );
+      }
+    }
+  }
+
   private previousStatus(pod: Pod, name: string): ContainerStatus | undefined {
     return [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])].find(
       (s) => s.name === name,
@@ -433,10 +554,35 @@ export class PodLifecycleController implements SimController {
     const reason = pod.spec.initContainers?.length ? 'PodInitializing' : 'ContainerCreating';
     return {
       sandboxReady,
-      hostIP: HOST_IP,
+      hostIP: this.hostIP(pod),
       init: (pod.spec.initContainers ?? []).map(() => ({ kind: 'waiting', reason: 'PodInitializing' })),
       containers: pod.spec.containers.map(() => ({ kind: 'waiting', reason })),
     };
+  }
+
+  private hostIP(pod: Pod): string {
+    return (pod.spec.nodeName && hostIPOf(this.deps.store, pod.spec.nodeName)) || HOST_IP;
+  }
+
+  /** PodScheduled False with the scheduler's reason, as the scheduler's status update writes it. */
+  private writeUnschedulable(pod: Pod, message: string): void {
+    const conditions = pod.status?.conditions ?? [];
+    const old = conditions.find((c) => c.type === 'PodScheduled');
+    if (old?.status === 'False' && old.message === message) return;
+    const condition = {
+      type: 'PodScheduled',
+      status: 'False' as const,
+      lastProbeTime: null,
+      lastTransitionTime: old?.status === 'False' ? old.lastTransitionTime : timestamp(new Date()),
+      reason: 'Unschedulable',
+      message,
+    };
+    const status = {
+      ...(pod.status ?? {}),
+      phase: 'Pending',
+      conditions: [...conditions.filter((c) => c.type !== 'PodScheduled'), condition],
+    };
+    this.deps.client.update(POD, { ...pod, status } as KubeObject, 'status');
   }
 
   /** 10.244.0.0/16 (kind's pod subnet), skipping network and broadcast-looking addresses. */

@@ -18,6 +18,7 @@ import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
 import { claimObjects } from './controller-ref-manager.ts';
 import { replicasOf } from './deployment-util.ts';
+import { EventRecorder } from './event-recorder.ts';
 import { deletionOrder, isPodActive, isPodAvailable, isPodReady } from './pod-util.ts';
 import {
   controllerOf,
@@ -41,8 +42,11 @@ const RETRY_AFTER_ERROR_MS = 1000;
 export class ReplicaSetController implements SimController {
   private readonly queue: ControllerQueue;
   private readonly unsubscribe: () => void;
+  /** RealPodControl's events: `Created pod: x`, `Deleted pod: x` (controller_utils.go). */
+  private readonly events: EventRecorder;
 
   constructor(private readonly deps: ControllerDeps) {
+    this.events = new EventRecorder(deps.client, 'replicaset-controller');
     this.queue = new ControllerQueue(
       (key) => this.sync(key),
       (key, err) => deps.onError(`replicaset ${key}`, err),
@@ -122,13 +126,17 @@ export class ReplicaSetController implements SimController {
     const diff = active.length - replicasOf(rs);
     try {
       if (diff < 0) {
-        for (let i = 0; i < Math.min(-diff, BURST_REPLICAS); i++)
-          this.deps.client.create(POD, podFromTemplate(rs));
+        for (let i = 0; i < Math.min(-diff, BURST_REPLICAS); i++) {
+          const created = this.deps.client.create(POD, podFromTemplate(rs));
+          this.events.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+        }
       } else if (diff > 0) {
         const victims = [...active].sort(deletionOrder).slice(0, Math.min(diff, BURST_REPLICAS));
         for (const pod of victims) {
-          if (this.deps.store.get(POD_KEY, pod.metadata.namespace, pod.metadata.name!))
+          if (this.deps.store.get(POD_KEY, pod.metadata.namespace, pod.metadata.name!)) {
             this.deps.client.delete(POD, pod.metadata.namespace, pod.metadata.name!);
+            this.events.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+          }
         }
       }
     } catch (err) {

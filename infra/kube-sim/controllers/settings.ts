@@ -37,6 +37,11 @@ export interface ControllerSettings {
    * (served at pods/<name>/log; lines appended later reach a follow, which ends with the Pod).
    */
   podLogs: Map<string, string[]>;
+  /**
+   * How many Nodes the cluster has (`kube-sim-node`, then `kube-sim-node-2`, …): the scheduler
+   * spreads Pods over them and DaemonSets run one Pod on each. Default 1.
+   */
+  nodes: number;
 }
 
 export function defaultControllerSettings(): ControllerSettings {
@@ -51,6 +56,7 @@ export function defaultControllerSettings(): ControllerSettings {
     restartBackOffMs: 10_000,
     restartBackOffMaxMs: 300_000,
     podLogs: new Map(),
+    nodes: 1,
   };
 }
 
@@ -81,6 +87,7 @@ export function settingsJson(settings: ControllerSettings): Record<string, unkno
     restartBackOffMs: settings.restartBackOffMs,
     restartBackOffMaxMs: settings.restartBackOffMaxMs,
     podLogs: Object.fromEntries(settings.podLogs),
+    nodes: settings.nodes,
   };
 }
 
@@ -114,7 +121,7 @@ export function applySettingsJson(settings: ControllerSettings, body: unknown): 
       'settings must be a JSON object, e.g. {"unpullableImages":["registry.example/broken*"]}',
     );
   const input = body as Record<string, unknown>;
-  const known = new Set<string>([...DURATIONS, ...PATTERN_LISTS, 'defaultStorageClass', 'podLogs']);
+  const known = new Set<string>([...DURATIONS, ...PATTERN_LISTS, 'defaultStorageClass', 'podLogs', 'nodes']);
   const unknown = Object.keys(input).filter((k) => !known.has(k));
   if (unknown.length > 0)
     throw new SettingsError(
@@ -134,6 +141,12 @@ export function applySettingsJson(settings: ControllerSettings, body: unknown): 
         `${key} must be a list of image patterns (strings; a trailing * matches a prefix)`,
       );
   }
+  const nodes = input.nodes;
+  if (
+    nodes !== undefined &&
+    (typeof nodes !== 'number' || !Number.isInteger(nodes) || nodes < 1 || nodes > 100)
+  )
+    throw new SettingsError(`nodes must be a whole number from 1 to 100, got ${JSON.stringify(nodes)}`);
   const storageClass = input.defaultStorageClass;
   if (storageClass !== undefined && typeof storageClass !== 'string')
     throw new SettingsError('defaultStorageClass must be a string');
@@ -155,6 +168,7 @@ export function applySettingsJson(settings: ControllerSettings, body: unknown): 
   for (const key of PATTERN_LISTS)
     if (input[key] !== undefined) settings[key] = [...(input[key] as string[])];
   if (storageClass !== undefined) settings.defaultStorageClass = storageClass as string;
+  if (nodes !== undefined) settings.nodes = nodes as number;
   for (const [key, lines] of Object.entries((logs ?? {}) as Record<string, string[] | null>)) {
     if (lines === null) settings.podLogs.delete(key);
     else settings.podLogs.set(key, [...lines]);

@@ -50,8 +50,12 @@ export class SimClient {
     namespace: string | undefined,
     name: string,
     propagationPolicy: 'Background' | 'Foreground' | 'Orphan' = 'Background',
+    gracePeriodSeconds?: number,
   ): void {
-    this.service.delete(this.request(type, namespace, name), { propagationPolicy });
+    this.service.delete(this.request(type, namespace, name), {
+      propagationPolicy,
+      ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}),
+    });
   }
 }
 

@@ -14,6 +14,8 @@ import { defaultNamespace } from './namespace.ts';
 import { defaultPod } from './podspec.ts';
 import { defaultService } from './service.ts';
 import { defaultPV, defaultPVC, defaultStorageClass } from './storage.ts';
+import { addProtectionFinalizer, PV_PROTECTION, PVC_PROTECTION } from './storage-protection.ts';
+import { defaultDaemonSet, defaultEndpointSlice, defaultEndpoints, defaultStatefulSet } from './workloads.ts';
 
 export { defaultJobSelector } from './batch.ts';
 export type { DefaultingContext } from './context.ts';
@@ -40,9 +42,11 @@ export function applyDefaults(type: ResourceType, obj: KubeObject, context: Defa
       break;
     case '/PersistentVolumeClaim':
       defaultPVC(o, context);
+      if (!context.old) addProtectionFinalizer(obj, PVC_PROTECTION);
       break;
     case '/PersistentVolume':
       defaultPV(o, context);
+      if (!context.old) addProtectionFinalizer(obj, PV_PROTECTION);
       break;
     case 'apps/Deployment':
       defaultDeployment(o);
@@ -62,6 +66,18 @@ export function applyDefaults(type: ResourceType, obj: KubeObject, context: Defa
     case 'apiextensions.k8s.io/CustomResourceDefinition':
       defaultCrd(obj);
       if (!context.old) defaultCrdStatus(obj);
+      break;
+    case 'apps/StatefulSet':
+      defaultStatefulSet(o);
+      break;
+    case 'apps/DaemonSet':
+      defaultDaemonSet(o);
+      break;
+    case '/Endpoints':
+      defaultEndpoints(o);
+      break;
+    case 'discovery.k8s.io/EndpointSlice':
+      defaultEndpointSlice(o);
       break;
     default:
       // ConfigMap, Event, Ingress, Lease, ServiceAccount: nothing is defaulted; custom resources

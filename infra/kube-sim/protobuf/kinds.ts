@@ -13,6 +13,7 @@ const GROUP_PACKAGES: Record<string, string> = {
   autoscaling: 'k8s.io.api.autoscaling',
   batch: 'k8s.io.api.batch',
   'coordination.k8s.io': 'k8s.io.api.coordination',
+  'discovery.k8s.io': 'k8s.io.api.discovery',
   'networking.k8s.io': 'k8s.io.api.networking',
   'storage.k8s.io': 'k8s.io.api.storage',
 };

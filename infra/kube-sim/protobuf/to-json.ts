@@ -65,6 +65,16 @@ function fieldsV1(message: Fields | undefined): Json {
   return JSON.parse(Buffer.from(raw).toString('utf8')) as Json;
 }
 
+/**
+ * runtime.RawExtension {raw} (a ControllerRevision's data): MarshalJSON writes the raw JSON bytes
+ * as they are, `null` when there are none.
+ */
+function rawExtension(message: Fields | undefined): Json {
+  const raw = message?.raw as Uint8Array | undefined;
+  if (!raw || raw.length === 0) return null;
+  return JSON.parse(Buffer.from(raw).toString('utf8')) as Json;
+}
+
 /** resource.Quantity {string}; the zero Quantity prints "0". */
 function quantity(message: Fields | undefined): Json {
   return has(message, 'string') ? String(message!.string) : '0';
@@ -82,6 +92,7 @@ const CUSTOM_JSON: Record<string, (message: Fields | undefined) => Json> = {
   [`${META}.FieldsV1`]: fieldsV1,
   'k8s.io.apimachinery.pkg.api.resource.Quantity': quantity,
   'k8s.io.apimachinery.pkg.util.intstr.IntOrString': intOrString,
+  'k8s.io.apimachinery.pkg.runtime.RawExtension': rawExtension,
 };
 
 function scalar(type: string, value: unknown): Json {

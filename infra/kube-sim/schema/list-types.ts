@@ -85,6 +85,8 @@ const POD_SPEC_ROOTS: Record<string, string> = {
   ReplicaSet: 'spec.template.spec',
   Job: 'spec.template.spec',
   CronJob: 'spec.jobTemplate.spec.template.spec',
+  StatefulSet: 'spec.template.spec',
+  DaemonSet: 'spec.template.spec',
 };
 
 const CONDITIONS_BY_TYPE: MapList = { type: 'map', keys: ['type'], mergeKey: 'type' };
@@ -112,6 +114,9 @@ const KIND_LISTS: Record<string, Record<string, ListType>> = {
   Pod: { 'status.conditions': CONDITIONS_BY_TYPE },
   Namespace: { 'status.conditions': CONDITIONS_BY_TYPE },
   PersistentVolumeClaim: { 'status.conditions': CONDITIONS_BY_TYPE },
+  StatefulSet: { 'status.conditions': CONDITIONS_BY_TYPE },
+  DaemonSet: { 'status.conditions': CONDITIONS_BY_TYPE },
+  Node: { 'status.conditions': CONDITIONS_BY_TYPE },
 };
 
 /**
@@ -123,6 +128,8 @@ const ATOMIC_MAPS: Record<string, string[]> = {
   ReplicaSet: ['spec.selector'],
   Job: ['spec.selector'],
   Service: ['spec.selector'],
+  StatefulSet: ['spec.selector'],
+  DaemonSet: ['spec.selector'],
 };
 
 const ATOMIC_POD_SPEC_MAPS = ['nodeSelector'];

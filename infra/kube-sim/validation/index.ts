@@ -38,6 +38,14 @@ import { validatePVC, validatePVCStatusUpdate, validatePVCUpdate } from './pvc.t
 import { validateSecret, validateSecretUpdate } from './secret.ts';
 import { validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './service.ts';
 import { validateStorageClass, validateStorageClassUpdate } from './storageclass.ts';
+import {
+  validateDaemonSet,
+  validateDaemonSetStatusUpdate,
+  validateDaemonSetUpdate,
+  validateStatefulSet,
+  validateStatefulSetStatusUpdate,
+  validateStatefulSetUpdate,
+} from './workloads.ts';
 
 type Validate = (object: unknown) => FieldError[];
 type ValidateUpdate = (object: unknown, old: unknown) => FieldError[];
@@ -91,6 +99,17 @@ const KINDS: Record<string, KindValidation> = {
   },
   'storage.k8s.io/StorageClass': { create: validateStorageClass, update: validateStorageClassUpdate },
   'apiextensions.k8s.io/CustomResourceDefinition': { create: validateCrdCreate, update: validateCrdUpdate },
+
+  'apps/StatefulSet': {
+    create: validateStatefulSet,
+    update: validateStatefulSetUpdate,
+    status: validateStatefulSetStatusUpdate,
+  },
+  'apps/DaemonSet': {
+    create: validateDaemonSet,
+    update: validateDaemonSetUpdate,
+    status: validateDaemonSetStatusUpdate,
+  },
 };
 
 function kindOf(type: ResourceType): KindValidation | undefined {

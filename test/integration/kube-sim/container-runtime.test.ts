@@ -476,7 +476,12 @@ describe('processes', () => {
     const before = c.sim.runtime.processCount;
     await c.core.deleteNamespacedPod({ namespace: NS, name: 'sleeper' });
     await until(() => c.sim.runtime.processCount === before - 1, 'the Pod’s process to be gone');
-    expect(c.sim.runtime.container(pod.metadata!.uid!, 'app')).toBeUndefined();
+    // The Pod is Terminating until the kubelet has seen its container stop and deleted it; then
+    // the runtime forgets it.
+    await until(
+      () => c.sim.runtime.container(pod.metadata!.uid!, 'app') === undefined,
+      'the runtime to forget the deleted Pod',
+    );
   });
 
   it('stop() leaves no process running', async () => {

@@ -68,6 +68,24 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
       ],
     },
   },
+
+  Node: { spec: { podCIDR: '10.244.9.0/24' } },
+  Endpoints: { subsets: [{ addresses: [{ ip: '10.244.0.9' }], ports: [{ port: 80 }] }] },
+  StatefulSet: {
+    spec: {
+      serviceName: 's',
+      selector: { matchLabels: { a: 'b' } },
+      template: { metadata: { labels: { a: 'b' } }, spec: podSpec },
+    },
+  },
+  DaemonSet: {
+    spec: {
+      selector: { matchLabels: { a: 'b' } },
+      template: { metadata: { labels: { a: 'b' } }, spec: podSpec },
+    },
+  },
+  ControllerRevision: { revision: 1, data: { spec: { template: { $patch: 'replace' } } } },
+  EndpointSlice: { addressType: 'IPv4', endpoints: [{ addresses: ['10.244.0.9'] }], ports: [{ port: 80 }] },
 };
 
 /** Kinds whose names are fixed by their content (a CRD is named `<plural>.<group>`). */

@@ -263,23 +263,23 @@ describe('protobuf request bodies from the real kubectl and helm', () => {
       reason: 'BadRequest',
       message: expect.stringContaining('provided data does not appear to be a protobuf message'),
     });
-    // k8s\0 + Unknown{typeMeta{apiVersion: "apps/v1", kind: "StatefulSet"}}
+    // k8s\0 + Unknown{typeMeta{apiVersion: "node.k8s.io/v1", kind: "RuntimeClass"}}: a kind kube-sim does not serve
     const typeMeta = Buffer.concat([
-      Buffer.from([0x0a, 7]),
-      Buffer.from('apps/v1'),
-      Buffer.from([0x12, 11]),
-      Buffer.from('StatefulSet'),
+      Buffer.from([0x0a, 14]),
+      Buffer.from('node.k8s.io/v1'),
+      Buffer.from([0x12, 12]),
+      Buffer.from('RuntimeClass'),
     ]);
     const unknown = Buffer.concat([
       Buffer.from('k8s\0', 'latin1'),
       Buffer.from([0x0a, typeMeta.length]),
       typeMeta,
     ]);
-    const statefulSet = await post(unknown);
-    expect(statefulSet.status).toBe(415);
-    expect(await statefulSet.json()).toMatchObject({
+    const runtimeClass = await post(unknown);
+    expect(runtimeClass.status).toBe(415);
+    expect(await runtimeClass.json()).toMatchObject({
       reason: 'UnsupportedMediaType',
-      message: expect.stringContaining('bodies of kind StatefulSet (apps/v1)'),
+      message: expect.stringContaining('bodies of kind RuntimeClass (node.k8s.io/v1)'),
     });
   });
 

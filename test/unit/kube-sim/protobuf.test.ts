@@ -1166,6 +1166,246 @@ const KIND_CASES: KindCase[] = [
     },
   },
   {
+    apiVersion: 'v1',
+    kind: 'Node',
+    about: 'capacity Quantities, conditions, addresses, daemonEndpoints and nodeInfo',
+    proto: {
+      metadata: meta('kube-sim-node', undefined, { labels: { 'kubernetes.io/hostname': 'kube-sim-node' } }),
+      spec: { podCIDR: '10.244.0.0/24', podCIDRs: ['10.244.0.0/24'], unschedulable: true },
+      status: {
+        capacity: { cpu: quantity('4'), pods: quantity('110') },
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            lastHeartbeatTime: time(T1),
+            lastTransitionTime: time(T1),
+            reason: 'KubeletReady',
+            message: 'kubelet is posting ready status',
+          },
+        ],
+        addresses: [{ type: 'InternalIP', address: '172.18.0.2' }],
+        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+        nodeInfo: { kubeletVersion: 'v1.33.9', operatingSystem: 'linux', architecture: 'amd64' },
+      },
+    },
+    json: {
+      metadata: {
+        name: 'kube-sim-node',
+        creationTimestamp: null,
+        labels: { 'kubernetes.io/hostname': 'kube-sim-node' },
+      },
+      spec: { podCIDR: '10.244.0.0/24', podCIDRs: ['10.244.0.0/24'], unschedulable: true },
+      status: {
+        capacity: { cpu: '4', pods: '110' },
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            lastHeartbeatTime: '2026-01-02T03:04:05Z',
+            lastTransitionTime: '2026-01-02T03:04:05Z',
+            reason: 'KubeletReady',
+            message: 'kubelet is posting ready status',
+          },
+        ],
+        addresses: [{ type: 'InternalIP', address: '172.18.0.2' }],
+        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+        nodeInfo: {
+          machineID: '',
+          systemUUID: '',
+          bootID: '',
+          kernelVersion: '',
+          osImage: '',
+          containerRuntimeVersion: '',
+          kubeletVersion: 'v1.33.9',
+          kubeProxyVersion: '',
+          operatingSystem: 'linux',
+          architecture: 'amd64',
+        },
+      },
+    },
+  },
+  {
+    apiVersion: 'v1',
+    kind: 'Endpoints',
+    about: 'subsets with addresses, targetRefs and ports',
+    proto: {
+      metadata: meta('web', 'apps'),
+      subsets: [
+        {
+          addresses: [
+            {
+              ip: '10.244.0.5',
+              nodeName: 'kube-sim-node',
+              targetRef: { kind: 'Pod', namespace: 'apps', name: 'web-0', uid: 'p-1' },
+            },
+          ],
+          ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+        },
+      ],
+    },
+    json: {
+      metadata: { name: 'web', namespace: 'apps', creationTimestamp: null },
+      subsets: [
+        {
+          addresses: [
+            {
+              ip: '10.244.0.5',
+              nodeName: 'kube-sim-node',
+              targetRef: { kind: 'Pod', namespace: 'apps', name: 'web-0', uid: 'p-1' },
+            },
+          ],
+          ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+        },
+      ],
+    },
+  },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    about: 'claim templates, partition 0 kept, retention policy, status revisions',
+    proto: {
+      metadata: meta('db', 'apps'),
+      spec: {
+        replicas: 3,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        template: {
+          metadata: { labels: { app: 'db' } },
+          spec: { containers: [{ name: 'db', image: 'postgres:16' }] },
+        },
+        volumeClaimTemplates: [
+          {
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: quantity('1Gi') } } },
+          },
+        ],
+        podManagementPolicy: 'Parallel',
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' },
+      },
+      status: {
+        replicas: 3,
+        readyReplicas: 3,
+        currentRevision: 'db-abc',
+        updateRevision: 'db-abc',
+        availableReplicas: 3,
+      },
+    },
+    json: {
+      metadata: { name: 'db', namespace: 'apps', creationTimestamp: null },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'db' } },
+        template: {
+          metadata: { creationTimestamp: null, labels: { app: 'db' } },
+          spec: { containers: [{ name: 'db', image: 'postgres:16', resources: {} }] },
+        },
+        volumeClaimTemplates: [
+          {
+            metadata: { name: 'data', creationTimestamp: null },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+            status: {},
+          },
+        ],
+        serviceName: 'db',
+        podManagementPolicy: 'Parallel',
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: 0 } },
+        persistentVolumeClaimRetentionPolicy: { whenDeleted: 'Retain', whenScaled: 'Delete' },
+      },
+      status: {
+        replicas: 3,
+        readyReplicas: 3,
+        currentRevision: 'db-abc',
+        updateRevision: 'db-abc',
+        availableReplicas: 3,
+      },
+    },
+  },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    about: 'IntOrString maxUnavailable and maxSurge, zero counts printed',
+    proto: {
+      metadata: meta('agent', 'apps'),
+      spec: {
+        selector: { matchLabels: { app: 'db' } },
+        template: {
+          metadata: { labels: { app: 'db' } },
+          spec: { containers: [{ name: 'db', image: 'postgres:16' }] },
+        },
+        updateStrategy: {
+          type: 'RollingUpdate',
+          rollingUpdate: { maxUnavailable: intOrString('10%'), maxSurge: intOrString(0) },
+        },
+      },
+      status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
+    },
+    json: {
+      metadata: { name: 'agent', namespace: 'apps', creationTimestamp: null },
+      spec: {
+        selector: { matchLabels: { app: 'db' } },
+        template: {
+          metadata: { creationTimestamp: null, labels: { app: 'db' } },
+          spec: { containers: [{ name: 'db', image: 'postgres:16', resources: {} }] },
+        },
+        updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10%', maxSurge: 0 } },
+      },
+      status: { currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 },
+    },
+  },
+  {
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    about: 'data as a RawExtension of JSON, revision',
+    proto: {
+      metadata: meta('db-abc', 'apps'),
+      data: { raw: Buffer.from('{"spec":{"template":{"$patch":"replace"}}}') },
+      revision: 2,
+    },
+    json: {
+      metadata: { name: 'db-abc', namespace: 'apps', creationTimestamp: null },
+      data: { spec: { template: { $patch: 'replace' } } },
+      revision: 2,
+    },
+  },
+  {
+    apiVersion: 'discovery.k8s.io/v1',
+    kind: 'EndpointSlice',
+    about: 'pointer conditions, an empty port name, nodeName',
+    proto: {
+      metadata: meta('web-x7k2q', 'apps', { labels: { 'kubernetes.io/service-name': 'web' } }),
+      addressType: 'IPv4',
+      endpoints: [
+        {
+          addresses: ['10.244.0.5'],
+          conditions: { ready: true, serving: true, terminating: false },
+          nodeName: 'kube-sim-node',
+          targetRef: { kind: 'Pod', namespace: 'apps', name: 'web-0', uid: 'p-1' },
+        },
+      ],
+      ports: [{ name: '', port: 8080, protocol: 'TCP' }],
+    },
+    json: {
+      metadata: {
+        name: 'web-x7k2q',
+        namespace: 'apps',
+        creationTimestamp: null,
+        labels: { 'kubernetes.io/service-name': 'web' },
+      },
+      addressType: 'IPv4',
+      endpoints: [
+        {
+          addresses: ['10.244.0.5'],
+          conditions: { ready: true, serving: true, terminating: false },
+          targetRef: { kind: 'Pod', namespace: 'apps', name: 'web-0', uid: 'p-1' },
+          nodeName: 'kube-sim-node',
+        },
+      ],
+      ports: [{ name: '', protocol: 'TCP', port: 8080 }],
+    },
+  },
+  {
     apiVersion: 'autoscaling/v1',
     kind: 'Scale',
     about: 'the scale subresource body; status.replicas prints 0',
@@ -1375,7 +1615,7 @@ describe('decodeProtobuf: errors', () => {
 
   it('415 naming a kind it does not decode', () => {
     for (const [apiVersion, kind] of [
-      ['apps/v1', 'StatefulSet'],
+      ['node.k8s.io/v1', 'RuntimeClass'],
       ['extensions/v1beta1', 'Deployment'],
       ['rbac.authorization.k8s.io/v1', 'Role'],
     ]) {

@@ -5,6 +5,52 @@ syntax = "proto2";
 
 package k8s.io.api.apps.v1;
 
+message ControllerRevision {
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1 [(gogoproto.nullable) = false];
+  optional k8s.io.apimachinery.pkg.runtime.RawExtension data = 2 [(gogoproto.nullable) = false];
+  optional int64 revision = 3 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+}
+
+message DaemonSet {
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1 [(gogoproto.nullable) = false];
+  optional DaemonSetSpec spec = 2 [(gogoproto.nullable) = false];
+  optional DaemonSetStatus status = 3 [(gogoproto.nullable) = false];
+}
+
+message DaemonSetCondition {
+  optional string type = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string status = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastTransitionTime = 3 [(gogoproto.nullable) = false];
+  optional string reason = 4 [(gogoproto.nullable) = false];
+  optional string message = 5 [(gogoproto.nullable) = false];
+}
+
+message DaemonSetSpec {
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector selector = 1;
+  optional k8s.io.api.core.v1.PodTemplateSpec template = 2 [(gogoproto.nullable) = false];
+  optional DaemonSetUpdateStrategy updateStrategy = 3 [(gogoproto.nullable) = false];
+  optional int32 minReadySeconds = 4 [(gogoproto.nullable) = false];
+  optional int32 revisionHistoryLimit = 6;
+}
+
+message DaemonSetStatus {
+  optional int32 currentNumberScheduled = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional int32 numberMisscheduled = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional int32 desiredNumberScheduled = 3 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional int32 numberReady = 4 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional int64 observedGeneration = 5 [(gogoproto.nullable) = false];
+  optional int32 updatedNumberScheduled = 6 [(gogoproto.nullable) = false];
+  optional int32 numberAvailable = 7 [(gogoproto.nullable) = false];
+  optional int32 numberUnavailable = 8 [(gogoproto.nullable) = false];
+  optional int32 collisionCount = 9;
+  repeated DaemonSetCondition conditions = 10;
+}
+
+message DaemonSetUpdateStrategy {
+  optional string type = 1 [(gogoproto.nullable) = false];
+  optional RollingUpdateDaemonSet rollingUpdate = 2;
+}
+
 message Deployment {
   optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1 [(gogoproto.nullable) = false];
   optional DeploymentSpec spec = 2 [(gogoproto.nullable) = false];
@@ -79,8 +125,73 @@ message ReplicaSetStatus {
   repeated ReplicaSetCondition conditions = 6;
 }
 
+message RollingUpdateDaemonSet {
+  optional k8s.io.apimachinery.pkg.util.intstr.IntOrString maxUnavailable = 1;
+  optional k8s.io.apimachinery.pkg.util.intstr.IntOrString maxSurge = 2;
+}
+
 message RollingUpdateDeployment {
   optional k8s.io.apimachinery.pkg.util.intstr.IntOrString maxUnavailable = 1;
   optional k8s.io.apimachinery.pkg.util.intstr.IntOrString maxSurge = 2;
+}
+
+message RollingUpdateStatefulSetStrategy {
+  optional int32 partition = 1;
+  optional k8s.io.apimachinery.pkg.util.intstr.IntOrString maxUnavailable = 2;
+}
+
+message StatefulSet {
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1 [(gogoproto.nullable) = false];
+  optional StatefulSetSpec spec = 2 [(gogoproto.nullable) = false];
+  optional StatefulSetStatus status = 3 [(gogoproto.nullable) = false];
+}
+
+message StatefulSetCondition {
+  optional string type = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string status = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastTransitionTime = 3 [(gogoproto.nullable) = false];
+  optional string reason = 4 [(gogoproto.nullable) = false];
+  optional string message = 5 [(gogoproto.nullable) = false];
+}
+
+message StatefulSetOrdinals {
+  optional int32 start = 1 [(gogoproto.nullable) = false];
+}
+
+message StatefulSetPersistentVolumeClaimRetentionPolicy {
+  optional string whenDeleted = 1 [(gogoproto.nullable) = false];
+  optional string whenScaled = 2 [(gogoproto.nullable) = false];
+}
+
+message StatefulSetSpec {
+  optional int32 replicas = 1;
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector selector = 2;
+  optional k8s.io.api.core.v1.PodTemplateSpec template = 3 [(gogoproto.nullable) = false];
+  repeated k8s.io.api.core.v1.PersistentVolumeClaim volumeClaimTemplates = 4;
+  optional string serviceName = 5 [(gogoproto.nullable) = false];
+  optional string podManagementPolicy = 6 [(gogoproto.nullable) = false];
+  optional StatefulSetUpdateStrategy updateStrategy = 7 [(gogoproto.nullable) = false];
+  optional int32 revisionHistoryLimit = 8;
+  optional int32 minReadySeconds = 9 [(gogoproto.nullable) = false];
+  optional StatefulSetPersistentVolumeClaimRetentionPolicy persistentVolumeClaimRetentionPolicy = 10;
+  optional StatefulSetOrdinals ordinals = 11;
+}
+
+message StatefulSetStatus {
+  optional int64 observedGeneration = 1 [(gogoproto.nullable) = false];
+  optional int32 replicas = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional int32 readyReplicas = 3 [(gogoproto.nullable) = false];
+  optional int32 currentReplicas = 4 [(gogoproto.nullable) = false];
+  optional int32 updatedReplicas = 5 [(gogoproto.nullable) = false];
+  optional string currentRevision = 6 [(gogoproto.nullable) = false];
+  optional string updateRevision = 7 [(gogoproto.nullable) = false];
+  optional int32 collisionCount = 9;
+  repeated StatefulSetCondition conditions = 10;
+  optional int32 availableReplicas = 11 [(gogoproto.nullable) = false];
+}
+
+message StatefulSetUpdateStrategy {
+  optional string type = 1 [(gogoproto.nullable) = false];
+  optional RollingUpdateStatefulSetStrategy rollingUpdate = 2;
 }
 `;

@@ -23,6 +23,11 @@ message AppArmorProfile {
   optional string localhostProfile = 2;
 }
 
+message AttachedVolume {
+  optional string name = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string devicePath = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+}
+
 message AzureDiskVolumeSource {
   optional string diskName = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
   optional string diskURI = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
@@ -133,6 +138,14 @@ message ConfigMapKeySelector {
   optional bool optional = 3;
 }
 
+message ConfigMapNodeConfigSource {
+  optional string namespace = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string name = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string uid = 3 [(gogoproto.nullable) = false];
+  optional string resourceVersion = 4 [(gogoproto.nullable) = false];
+  optional string kubeletConfigKey = 5 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+}
+
 message ConfigMapProjection {
   optional LocalObjectReference localObjectReference = 1 [(gogoproto.nullable) = false, (kubesim.json_inline) = true];
   repeated KeyToPath items = 2;
@@ -171,6 +184,11 @@ message Container {
   optional bool stdin = 16 [(gogoproto.nullable) = false];
   optional bool stdinOnce = 17 [(gogoproto.nullable) = false];
   optional bool tty = 18 [(gogoproto.nullable) = false];
+}
+
+message ContainerImage {
+  repeated string names = 1;
+  optional int64 sizeBytes = 2 [(gogoproto.nullable) = false];
 }
 
 message ContainerPort {
@@ -233,6 +251,10 @@ message ContainerUser {
   optional LinuxContainerUser linux = 1;
 }
 
+message DaemonEndpoint {
+  optional int32 Port = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+}
+
 message DownwardAPIProjection {
   repeated DownwardAPIVolumeFile items = 1;
 }
@@ -252,6 +274,31 @@ message DownwardAPIVolumeSource {
 message EmptyDirVolumeSource {
   optional string medium = 1 [(gogoproto.nullable) = false];
   optional k8s.io.apimachinery.pkg.api.resource.Quantity sizeLimit = 2;
+}
+
+message EndpointAddress {
+  optional string ip = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string hostname = 3 [(gogoproto.nullable) = false];
+  optional string nodeName = 4;
+  optional ObjectReference targetRef = 2;
+}
+
+message EndpointPort {
+  optional string name = 1 [(gogoproto.nullable) = false];
+  optional int32 port = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string protocol = 3 [(gogoproto.nullable) = false];
+  optional string appProtocol = 4;
+}
+
+message EndpointSubset {
+  repeated EndpointAddress addresses = 1;
+  repeated EndpointAddress notReadyAddresses = 2;
+  repeated EndpointPort ports = 3;
+}
+
+message Endpoints {
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1 [(gogoproto.nullable) = false];
+  repeated EndpointSubset subsets = 2;
 }
 
 message EnvFromSource {
@@ -540,9 +587,58 @@ message NamespaceStatus {
   repeated NamespaceCondition conditions = 2;
 }
 
+message Node {
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1 [(gogoproto.nullable) = false];
+  optional NodeSpec spec = 2 [(gogoproto.nullable) = false];
+  optional NodeStatus status = 3 [(gogoproto.nullable) = false];
+}
+
+message NodeAddress {
+  optional string type = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string address = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+}
+
 message NodeAffinity {
   optional NodeSelector requiredDuringSchedulingIgnoredDuringExecution = 1;
   repeated PreferredSchedulingTerm preferredDuringSchedulingIgnoredDuringExecution = 2;
+}
+
+message NodeCondition {
+  optional string type = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string status = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastHeartbeatTime = 3 [(gogoproto.nullable) = false];
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.Time lastTransitionTime = 4 [(gogoproto.nullable) = false];
+  optional string reason = 5 [(gogoproto.nullable) = false];
+  optional string message = 6 [(gogoproto.nullable) = false];
+}
+
+message NodeConfigSource {
+  optional ConfigMapNodeConfigSource configMap = 2;
+}
+
+message NodeConfigStatus {
+  optional NodeConfigSource assigned = 1;
+  optional NodeConfigSource active = 2;
+  optional NodeConfigSource lastKnownGood = 3;
+  optional string error = 4 [(gogoproto.nullable) = false];
+}
+
+message NodeDaemonEndpoints {
+  optional DaemonEndpoint kubeletEndpoint = 1 [(gogoproto.nullable) = false];
+}
+
+message NodeFeatures {
+  optional bool supplementalGroupsPolicy = 1;
+}
+
+message NodeRuntimeHandler {
+  optional string name = 1 [(gogoproto.nullable) = false];
+  optional NodeRuntimeHandlerFeatures features = 2;
+}
+
+message NodeRuntimeHandlerFeatures {
+  optional bool recursiveReadOnlyMounts = 1;
+  optional bool userNamespaces = 2;
 }
 
 message NodeSelector {
@@ -558,6 +654,50 @@ message NodeSelectorRequirement {
 message NodeSelectorTerm {
   repeated NodeSelectorRequirement matchExpressions = 1;
   repeated NodeSelectorRequirement matchFields = 2;
+}
+
+message NodeSpec {
+  optional string podCIDR = 1 [(gogoproto.nullable) = false];
+  repeated string podCIDRs = 7;
+  optional string providerID = 3 [(gogoproto.nullable) = false];
+  optional bool unschedulable = 4 [(gogoproto.nullable) = false];
+  repeated Taint taints = 5;
+  optional NodeConfigSource configSource = 6;
+  optional string externalID = 2 [(gogoproto.nullable) = false];
+}
+
+message NodeStatus {
+  map<string, k8s.io.apimachinery.pkg.api.resource.Quantity> capacity = 1;
+  map<string, k8s.io.apimachinery.pkg.api.resource.Quantity> allocatable = 2;
+  optional string phase = 3 [(gogoproto.nullable) = false];
+  repeated NodeCondition conditions = 4;
+  repeated NodeAddress addresses = 5;
+  optional NodeDaemonEndpoints daemonEndpoints = 6 [(gogoproto.nullable) = false];
+  optional NodeSystemInfo nodeInfo = 7 [(gogoproto.nullable) = false];
+  repeated ContainerImage images = 8;
+  repeated string volumesInUse = 9;
+  repeated AttachedVolume volumesAttached = 10;
+  optional NodeConfigStatus config = 11;
+  repeated NodeRuntimeHandler runtimeHandlers = 12;
+  optional NodeFeatures features = 13;
+}
+
+message NodeSwapStatus {
+  optional int64 capacity = 1;
+}
+
+message NodeSystemInfo {
+  optional string machineID = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string systemUUID = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string bootID = 3 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string kernelVersion = 4 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string osImage = 5 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string containerRuntimeVersion = 6 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string kubeletVersion = 7 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string kubeProxyVersion = 8 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string operatingSystem = 9 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string architecture = 10 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional NodeSwapStatus swap = 11;
 }
 
 message ObjectFieldSelector {
@@ -1111,6 +1251,13 @@ message Sysctl {
 message TCPSocketAction {
   optional k8s.io.apimachinery.pkg.util.intstr.IntOrString port = 1 [(gogoproto.nullable) = false];
   optional string host = 2 [(gogoproto.nullable) = false];
+}
+
+message Taint {
+  optional string key = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string value = 2 [(gogoproto.nullable) = false];
+  optional string effect = 3 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.Time timeAdded = 4;
 }
 
 message Toleration {

@@ -4,6 +4,7 @@ import { source as autoscalingV1 } from './autoscaling-v1.ts';
 import { source as batchV1 } from './batch-v1.ts';
 import { source as coordinationV1 } from './coordination-v1.ts';
 import { source as coreV1 } from './core-v1.ts';
+import { source as discoveryV1 } from './discovery-v1.ts';
 import { source as intstr } from './intstr.ts';
 import { source as metaV1 } from './meta-v1.ts';
 import { source as networkingV1 } from './networking-v1.ts';
@@ -18,6 +19,7 @@ export const PROTO_SOURCES: string[] = [
   batchV1,
   coordinationV1,
   coreV1,
+  discoveryV1,
   intstr,
   metaV1,
   networkingV1,

@@ -5,6 +5,10 @@ syntax = "proto2";
 
 package k8s.io.apimachinery.pkg.runtime;
 
+message RawExtension {
+  optional bytes raw = 1;
+}
+
 message TypeMeta {
   optional string apiVersion = 1 [(gogoproto.nullable) = false];
   optional string kind = 2 [(gogoproto.nullable) = false];
