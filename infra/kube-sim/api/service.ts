@@ -130,9 +130,10 @@ export class ApiService {
     this.admitNamespace(req, object);
     foldStringData(object);
     prepareCreate(req.type, object, new Date());
-    applyDefaults(req.type, object, { allocateClusterIP: () => this.clusterIPs.allocate() });
+    applyDefaults(req.type, object, this.clusterIPs.picker());
     if (req.type.kind === 'Job') defaultJobSelector(object);
     this.throwIfInvalid(req.type, object, validateCreate(req.type, object));
+    this.throwIfInvalid(req.type, object, this.clusterIPs.verify(object));
     if (this.store.get(typeKey(req.type), req.namespace, object.metadata.name!)) {
       throw statusErrors.alreadyExists(req.type, object.metadata.name!);
     }
@@ -236,9 +237,10 @@ export class ApiService {
       });
       foldStringData(created);
       prepareCreate(req.type, created, new Date());
-      applyDefaults(req.type, created, { allocateClusterIP: () => this.clusterIPs.allocate() });
+      applyDefaults(req.type, created, this.clusterIPs.picker());
       if (req.type.kind === 'Job') defaultJobSelector(created);
       this.throwIfInvalid(req.type, created, validateCreate(req.type, created));
+      this.throwIfInvalid(req.type, created, this.clusterIPs.verify(created));
       if (options.dryRun) return created;
       const stored = this.store.create(typeKey(req.type), normalize(created));
       this.clusterIPs.reserveFrom(stored);
@@ -308,7 +310,7 @@ export class ApiService {
     // With the stored object, defaulting keeps what the server assigned before (clusterIP, finalizers).
     // `/status` and `/finalize` writes take one part of the body onto the stored (defaulted) object.
     if (req.subresource !== 'status' && req.subresource !== 'finalize') {
-      applyDefaults(req.type, next, { allocateClusterIP: () => this.clusterIPs.allocate(), old });
+      applyDefaults(req.type, next, { ...this.clusterIPs.picker(), old });
     }
     // managedFields first, as upstream's fieldmanager runs before validation: a written `[{}]`
     // (reset) is never validated as an entry.
@@ -320,8 +322,16 @@ export class ApiService {
       req.subresource === 'status' ? 'status' : undefined,
     );
     this.throwIfInvalid(req.type, tracked, errors);
-    if (options.dryRun)
-      return { ...tracked, metadata: { ...tracked.metadata, resourceVersion: old.metadata.resourceVersion } };
+    this.throwIfInvalid(req.type, tracked, this.clusterIPs.verify(tracked));
+    if (options.dryRun) {
+      // Answered as if written, nothing stored; a `/scale` write answers with the Scale it would
+      // make (upstream's scale REST runs the same update under dryRun and converts the result).
+      const answer = {
+        ...tracked,
+        metadata: { ...tracked.metadata, resourceVersion: old.metadata.resourceVersion },
+      };
+      return req.subresource === 'scale' ? toScale(req.type, answer) : answer;
+    }
     // A finalizer-bearing object being deleted goes away when its last finalizer is removed
     // (for a namespace, also the last of spec.finalizers).
     const specFinalizers =
@@ -341,6 +351,7 @@ export class ApiService {
       return deleted ?? tracked;
     }
     const { object, changed } = this.store.update(typeKey(req.type), tracked);
+    this.clusterIPs.reserveFrom(object);
     if (changed) this.hooks.afterWrite?.(req.type, object, 'updated');
     return req.subresource === 'scale' ? toScale(req.type, object) : object;
   }
