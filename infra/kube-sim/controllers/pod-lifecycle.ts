@@ -35,7 +35,8 @@ import { containerArgv, type EnvLookup, processEnv, resolveContainerEnv } from '
 import { newContainerID } from './container-runtime.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
-import { imagePullError, unmountableVolume } from './pod-start-checks.ts';
+import { EventRecorder } from './event-recorder.ts';
+import { imagePullError, podPullSecrets, unmountableVolume } from './pod-start-checks.ts';
 import {
   buildPodStatus,
   type ContainerTarget,
@@ -43,6 +44,7 @@ import {
   type PodTarget,
   type TerminatedInfo,
 } from './pod-status.ts';
+import { missingPullSecretsMessage } from './pull-credentials.ts';
 import { bindPod } from './registry-writes.ts';
 import { imageMatches } from './settings.ts';
 import {
@@ -93,6 +95,8 @@ export class PodLifecycleController implements SimController {
   private nextIp = 0;
   private readonly lookup: EnvLookup;
   private readonly backOff: RestartBackOff;
+  /** The kubelet's events (FailedToRetrieveImagePullSecret). */
+  private readonly kubeletEvents: EventRecorder;
 
   constructor(
     private readonly deps: ControllerDeps,
@@ -107,6 +111,7 @@ export class PodLifecycleController implements SimController {
       configMap: (ns, name) => deps.store.get(CONFIG_MAP_KEY, ns, name),
       services: (ns) => deps.store.list(SERVICE_KEY, ns),
     };
+    this.kubeletEvents = new EventRecorder(deps.client, 'kubelet');
     this.backOff = new RestartBackOff(
       () => deps.settings.restartBackOffMs,
       () => deps.settings.restartBackOffMaxMs,
@@ -346,6 +351,15 @@ export class PodLifecycleController implements SimController {
     }
     const adopted = status?.state?.running;
     if (!adopted && !status?.lastState?.terminated) {
+      // getPullSecretsForPod warns about pull Secrets it cannot read, and pulls with the rest.
+      const { missing } = podPullSecrets(pod, this.lookup);
+      if (missing.length > 0)
+        this.kubeletEvents.event(
+          pod,
+          'Warning',
+          'FailedToRetrieveImagePullSecret',
+          missingPullSecretsMessage(missing),
+        );
       const pullError = imagePullError(pod, container, this.deps.settings, this.lookup);
       if (pullError) {
         // The first failure reports the runtime's error; retries during the back-off report that.
