@@ -124,6 +124,18 @@ export const RESOURCE_TYPES: ResourceType[] = [
   type('coordination.k8s.io', 'v1', 'Lease', 'leases'),
   type('networking.k8s.io', 'v1', 'Ingress', 'ingresses', { shortNames: ['ing'], subresources: [STATUS] }),
   type('storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', { namespaced: false, shortNames: ['sc'] }),
+  // As upstream's discovery lists them (pkg/registry/autoscaling, policy, networking storage):
+  // autoscaling is served at v2 only (its preferred version; no v1 HPA conversion here).
+  type('autoscaling', 'v2', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', {
+    shortNames: ['hpa'],
+    categories: ['all'],
+    subresources: [STATUS],
+  }),
+  type('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', {
+    shortNames: ['pdb'],
+    subresources: [STATUS],
+  }),
+  type('networking.k8s.io', 'v1', 'IngressClass', 'ingressclasses', { namespaced: false }),
 ];
 
 export function groupVersion(type: { group: string; version: string }): string {

@@ -11,7 +11,9 @@ import { bootstrap } from './bootstrap.ts';
 import type { SimController } from './controllers/controller.ts';
 import { CronJobController } from './controllers/cronjob-controller.ts';
 import { DeploymentController } from './controllers/deployment-controller.ts';
+import { DisruptionController } from './controllers/disruption-controller.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
+import { HorizontalPodAutoscalerController } from './controllers/hpa-controller.ts';
 import { JobController } from './controllers/job-controller.ts';
 import { NamespaceController } from './controllers/namespace-controller.ts';
 import { PersistentVolumeBinder } from './controllers/persistent-volume-binder.ts';
@@ -134,6 +136,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
           new PersistentVolumeBinder(deps('persistentvolume-binder-controller')),
           new JobController(deps('job-controller')),
           cronJobs,
+          new DisruptionController(deps('disruption-controller')),
+          new HorizontalPodAutoscalerController(deps('horizontal-pod-autoscaler')),
         ];
   const requests = new RequestLog();
   const faults = new Faults();

@@ -18,6 +18,7 @@ import { clone, isPlainObject, type KubeObject } from '../types.ts';
 import { validateCreate, validateUpdate } from '../validation/index.ts';
 import type { ClusterIPAllocator } from './cluster-ip.ts';
 import { type DeleteOptions, type DeleteResult, deleteObject } from './deletion.ts';
+import { admitIngressClass } from './ingress-class-admission.ts';
 import { generateName, normalize, prepareCreate, prepareUpdate } from './metadata.ts';
 import { type ApiRequest, writeOptions } from './request.ts';
 import { fromScale, toScale } from './scale.ts';
@@ -128,6 +129,7 @@ export class ApiService {
       object.metadata.name = generateName(object.metadata.generateName);
     }
     this.admitNamespace(req, object);
+    this.admitCreate(req.type, object);
     foldStringData(object);
     prepareCreate(req.type, object, new Date());
     applyDefaults(req.type, object, this.clusterIPs.picker());
@@ -235,6 +237,7 @@ export class ApiService {
         force: options.force,
         now: timestampNow(),
       });
+      this.admitCreate(req.type, created);
       foldStringData(created);
       prepareCreate(req.type, created, new Date());
       applyDefaults(req.type, created, this.clusterIPs.picker());
@@ -451,6 +454,12 @@ export class ApiService {
   private decodeScale(body: unknown): KubeObject {
     if (!isPlainObject(body)) throw statusErrors.badRequest('the body of the request is not a JSON object');
     return body as KubeObject;
+  }
+
+  /** Mutating admission on create (DefaultIngressClass). */
+  private admitCreate(type: ResourceType, object: KubeObject): void {
+    if (type.group === 'networking.k8s.io' && type.kind === 'Ingress')
+      admitIngressClass(object, this.store.list('networking.k8s.io/ingressclasses'));
   }
 
   /** Namespaced objects need their namespace to exist and not be terminating. */

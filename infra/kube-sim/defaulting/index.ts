@@ -6,6 +6,7 @@
 import type { ResourceType } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
 import { defaultDeployment, defaultReplicaSet } from './apps.ts';
+import { defaultHPA } from './autoscaling.ts';
 import { defaultCronJob, defaultJob } from './batch.ts';
 import type { DefaultingContext, JsonObject } from './context.ts';
 import { defaultNamespace } from './namespace.ts';
@@ -56,6 +57,9 @@ export function applyDefaults(type: ResourceType, obj: KubeObject, context: Defa
       break;
     case 'storage.k8s.io/StorageClass':
       defaultStorageClass(o);
+      break;
+    case 'autoscaling/HorizontalPodAutoscaler':
+      defaultHPA(o);
       break;
     default:
       // ConfigMap, Event, Ingress, Lease, ServiceAccount: nothing is defaulted.

@@ -57,8 +57,8 @@ function scopeOf(record: RequestRecord): string {
 }
 
 /** Prometheus label value escaping: backslash, double quote and newline. */
-const escape = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
-const render = (labels: [string, string][]) => labels.map(([k, v]) => `${k}="${escape(v)}"`).join(',');
+const escapeLabel = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
+const render = (labels: [string, string][]) => labels.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',');
 
 export class ApiMetrics {
   private readonly totals = new Map<string, number>();
@@ -105,9 +105,9 @@ export class ApiMetrics {
       '# TYPE apiserver_request_duration_seconds histogram',
     );
     for (const s of [...this.durations.values()].sort((a, b) => a.labels.localeCompare(b.labels))) {
-      BUCKETS.forEach((le, i) =>
-        lines.push(`apiserver_request_duration_seconds_bucket{${s.labels},le="${le}"} ${s.buckets[i]}`),
-      );
+      BUCKETS.forEach((le, i) => {
+        lines.push(`apiserver_request_duration_seconds_bucket{${s.labels},le="${le}"} ${s.buckets[i]}`);
+      });
       lines.push(`apiserver_request_duration_seconds_bucket{${s.labels},le="+Inf"} ${s.count}`);
       lines.push(`apiserver_request_duration_seconds_sum{${s.labels}} ${s.sum}`);
       lines.push(`apiserver_request_duration_seconds_count{${s.labels}} ${s.count}`);

@@ -14,6 +14,16 @@ import {
   validateReplicaSetStatusUpdate,
   validateReplicaSetUpdate,
 } from './apps.ts';
+import {
+  validateHPA,
+  validateHPAStatusUpdate,
+  validateHPAUpdate,
+  validateIngressClass,
+  validateIngressClassUpdate,
+  validatePDB,
+  validatePDBStatusUpdate,
+  validatePDBUpdate,
+} from './autoscaling-policy.ts';
 import { validateConfigMap, validateConfigMapUpdate } from './configmap.ts';
 import { validateCronJob, validateCronJobUpdate } from './cronjob.ts';
 import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from './ingress.ts';
@@ -87,6 +97,17 @@ const KINDS: Record<string, KindValidation> = {
     status: validateIngressStatusUpdate,
   },
   'storage.k8s.io/StorageClass': { create: validateStorageClass, update: validateStorageClassUpdate },
+  'autoscaling/HorizontalPodAutoscaler': {
+    create: validateHPA,
+    update: validateHPAUpdate,
+    status: validateHPAStatusUpdate,
+  },
+  'policy/PodDisruptionBudget': {
+    create: validatePDB,
+    update: validatePDBUpdate,
+    status: validatePDBStatusUpdate,
+  },
+  'networking.k8s.io/IngressClass': { create: validateIngressClass, update: validateIngressClassUpdate },
 };
 
 function kindOf(type: ResourceType): KindValidation | undefined {
