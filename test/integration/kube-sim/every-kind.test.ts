@@ -53,6 +53,11 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   Lease: { spec: { holderIdentity: 'x' } },
   Ingress: { spec: { rules: [{ host: 'a.example.com' }] } },
   StorageClass: { provisioner: 'example.com/p' },
+  HorizontalPodAutoscaler: {
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'x' }, maxReplicas: 2 },
+  },
+  PodDisruptionBudget: { spec: { minAvailable: 1 } },
+  IngressClass: { spec: { controller: 'example.com/ingress' } },
 };
 
 describe('every resource type through KubernetesObjectApi', () => {
