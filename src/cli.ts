@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { SettingFlagError, settingFlags, settingsFromFlags } from '../infra/kube-sim/settings-flags.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
 import { action, exitCodeFor } from './producers/cli/runtime.ts';
 
@@ -164,84 +165,52 @@ export async function buildProgram(argv = process.argv): Promise<Command> {
       }),
     );
 
-  program
+  // One flag per simulation setting, derived from the settings (infra/kube-sim/settings-flags.ts).
+  const sim = program
     .command('sim')
     .description('Run the Kubernetes API simulator (kube-sim) until SIGTERM/SIGINT; prints its URL')
     .option('--port <port>', 'port to listen on (default: a free one)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--kubeconfig <file>', 'write a kubeconfig for kubectl, helm and client-node here')
-    .option(
-      '--unpullable-image <pattern>',
-      'an image whose pull fails (ErrImagePull); exact, or a prefix ending in *; repeatable',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
-    )
-    .option(
-      '--failing-job-image <pattern>',
-      'an image whose Job containers exit 1 when kube-sim cannot run their command; repeatable',
-      (value: string, previous: string[]) => [...previous, value],
-      [] as string[],
-    )
-    .option(
-      '--restart-back-off-ms <ms>',
-      "the first crash-loop back-off between container restarts (the kubelet's 10000)",
-    )
-    .action(
-      longRunning(
-        async (options: {
-          port?: string;
-          host: string;
-          kubeconfig?: string;
-          unpullableImage: string[];
-          failingJobImage: string[];
-          restartBackOffMs?: string;
-        }) => {
-          const port = options.port === undefined ? undefined : Number(options.port);
-          if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
-            process.stderr.write('error: --port must be a whole number from 0 to 65535\n');
-            return EXIT.invalid;
-          }
-          const backOff =
-            options.restartBackOffMs === undefined ? undefined : Number(options.restartBackOffMs);
-          if (backOff !== undefined && (!Number.isInteger(backOff) || backOff < 0)) {
-            process.stderr.write(
-              'error: --restart-back-off-ms must be a whole number of milliseconds (0 or more)\n',
-            );
-            return EXIT.invalid;
-          }
-          for (const [flag, values] of [
-            ['--unpullable-image', options.unpullableImage],
-            ['--failing-job-image', options.failingJobImage],
-          ] as const)
-            if (values.some((v) => v === '')) {
-              process.stderr.write(
-                `error: ${flag} needs an image or a prefix ending in *, e.g. ${flag} 'registry.example/broken*'\n`,
-              );
-              return EXIT.invalid;
-            }
-          const { runSim } = await import('../infra/kube-sim/main.ts');
-          const { SettingsError } = await import('../infra/kube-sim/controllers/settings.ts');
-          try {
-            await runSim({
-              host: options.host,
-              ...(port !== undefined ? { port } : {}),
-              ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
-              settings: {
-                ...(options.unpullableImage.length > 0 ? { unpullableImages: options.unpullableImage } : {}),
-                ...(options.failingJobImage.length > 0 ? { failingJobImages: options.failingJobImage } : {}),
-                ...(backOff !== undefined ? { restartBackOffMs: backOff } : {}),
-              },
-            });
-          } catch (err) {
-            if (!(err instanceof SettingsError)) throw err;
-            process.stderr.write(`error: ${err.message}\n`);
-            return EXIT.invalid;
-          }
-          await new Promise(() => undefined);
-          return EXIT.ok;
-        },
-      ),
-    );
+    .option('--kubeconfig <file>', 'write a kubeconfig for kubectl, helm and client-node here');
+  for (const f of settingFlags()) {
+    if (f.kind === 'list')
+      sim.option(`${f.flag} <value>`, f.help, (value: string, previous: string[] = []) => [
+        ...previous,
+        value,
+      ]);
+    else sim.option(`${f.flag} <value>`, f.help);
+  }
+  sim.action(
+    longRunning(async (options: Record<string, string | string[] | undefined>) => {
+      const port = options.port === undefined ? undefined : Number(options.port);
+      if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
+        process.stderr.write('error: --port must be a whole number from 0 to 65535\n');
+        return EXIT.invalid;
+      }
+      // commander names an option by its flag in camel case: a list flag by its singular.
+      const values: Record<string, string | string[] | undefined> = {};
+      for (const f of settingFlags()) {
+        const key = f.flag.slice(2).replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+        values[f.setting] = options[key];
+      }
+      const { runSim } = await import('../infra/kube-sim/main.ts');
+      const { SettingsError } = await import('../infra/kube-sim/controllers/settings.ts');
+      try {
+        await runSim({
+          host: String(options.host),
+          ...(port !== undefined ? { port } : {}),
+          ...(typeof options.kubeconfig === 'string' ? { kubeconfig: options.kubeconfig } : {}),
+          settings: settingsFromFlags(values),
+        });
+      } catch (err) {
+        if (!(err instanceof SettingsError) && !(err instanceof SettingFlagError)) throw err;
+        process.stderr.write(`error: ${err.message}\n`);
+        return EXIT.invalid;
+      }
+      await new Promise(() => undefined);
+      return EXIT.ok;
+    }),
+  );
 
   program
     .command('dev')

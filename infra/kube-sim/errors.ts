@@ -54,6 +54,9 @@ export function fieldErrorBody(error: FieldError): string {
     if (v === null || v === undefined) body += ': "null"';
     else if (typeof v === 'string') body += `: ${JSON.stringify(v)}`;
     else if (typeof v === 'number' || typeof v === 'boolean') body += `: ${v}`;
+    // A []string prints as Go's %#v does: `[]string{"10.96.0.10"}`.
+    else if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'))
+      body += `: []string{${v.map((x) => JSON.stringify(x)).join(', ')}}`;
     else body += `: ${JSON.stringify(v)}`;
   }
   if (error.detail) body += `: ${error.detail}`;

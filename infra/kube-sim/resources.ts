@@ -148,6 +148,18 @@ export const RESOURCE_TYPES: ResourceType[] = [
   }),
   type('apps', 'v1', 'ControllerRevision', 'controllerrevisions'),
   type('discovery.k8s.io', 'v1', 'EndpointSlice', 'endpointslices'),
+  // As upstream's discovery lists them (pkg/registry/autoscaling, policy, networking storage):
+  // autoscaling is served at v2 only (its preferred version; no v1 HPA conversion here).
+  type('autoscaling', 'v2', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', {
+    shortNames: ['hpa'],
+    categories: ['all'],
+    subresources: [STATUS],
+  }),
+  type('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', {
+    shortNames: ['pdb'],
+    subresources: [STATUS],
+  }),
+  type('networking.k8s.io', 'v1', 'IngressClass', 'ingressclasses', { namespaced: false }),
 ];
 
 export function groupVersion(type: { group: string; version: string }): string {

@@ -12,8 +12,10 @@ import type { SimController } from './controllers/controller.ts';
 import { CronJobController } from './controllers/cronjob-controller.ts';
 import { DaemonSetController } from './controllers/daemonset-controller.ts';
 import { DeploymentController } from './controllers/deployment-controller.ts';
+import { DisruptionController } from './controllers/disruption-controller.ts';
 import { EndpointsController } from './controllers/endpoints-controller.ts';
 import { GarbageCollector } from './controllers/garbage-collector.ts';
+import { HorizontalPodAutoscalerController } from './controllers/hpa-controller.ts';
 import { JobController } from './controllers/job-controller.ts';
 import { NamespaceController } from './controllers/namespace-controller.ts';
 import { NodeController } from './controllers/node-controller.ts';
@@ -153,6 +155,8 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
           new DaemonSetController(deps('daemonset-controller')),
           new EndpointsController(deps('endpoint-controller')),
           cronJobs,
+          new DisruptionController(deps('disruption-controller')),
+          new HorizontalPodAutoscalerController(deps('horizontal-pod-autoscaler')),
         ];
   const requests = new RequestLog();
   const faults = new Faults();

@@ -2,7 +2,8 @@
  * Issue 11, case 11: another field manager extended a Deployment's `imagePullSecrets` with names
  * of Secrets that do not exist. The next deploy must roll out a template that already carries
  * exactly the intended list: one new ReplicaSet, and no Pod of it ever names a leaked Secret
- * (kube-sim's kubelet refuses such a pull, as a registry that needs those credentials would).
+ * (on a real kubelet each such Pod warns with FailedToRetrieveImagePullSecret, and a private
+ * registry refuses its pull).
  * CLI → Redis → worker process → kube-sim over HTTP.
  */
 import * as k8s from '@kubernetes/client-node';

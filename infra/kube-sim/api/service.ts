@@ -24,6 +24,7 @@ import { clone, isPlainObject, type KubeObject } from '../types.ts';
 import { validateCreate, validateUpdate } from '../validation/index.ts';
 import type { ClusterIPAllocator } from './cluster-ip.ts';
 import { type DeleteOptions, type DeleteResult, deleteObject } from './deletion.ts';
+import { admitIngressClass } from './ingress-class-admission.ts';
 import { generateName, normalize, prepareCreate, prepareUpdate } from './metadata.ts';
 import { type ApiRequest, writeOptions } from './request.ts';
 import { fromScale, toScale } from './scale.ts';
@@ -137,11 +138,13 @@ export class ApiService {
       object.metadata.name = generateName(object.metadata.generateName);
     }
     this.admitNamespace(req, object);
+    this.admitCreate(req.type, object);
     foldStringData(object);
     prepareCreate(req.type, object, new Date());
-    applyDefaults(req.type, object, { allocateClusterIP: () => this.clusterIPs.allocate() });
+    applyDefaults(req.type, object, this.clusterIPs.picker());
     if (req.type.kind === 'Job') defaultJobSelector(object);
     this.throwIfInvalid(req.type, object, validateCreate(req.type, object));
+    this.throwIfInvalid(req.type, object, this.clusterIPs.verify(object));
     if (this.store.get(typeKey(req.type), req.namespace, object.metadata.name!)) {
       throw statusErrors.alreadyExists(req.type, object.metadata.name!);
     }
@@ -258,11 +261,13 @@ export class ApiService {
         force: options.force,
         now: timestampNow(),
       });
+      this.admitCreate(req.type, created);
       foldStringData(created);
       prepareCreate(req.type, created, new Date());
-      applyDefaults(req.type, created, { allocateClusterIP: () => this.clusterIPs.allocate() });
+      applyDefaults(req.type, created, this.clusterIPs.picker());
       if (req.type.kind === 'Job') defaultJobSelector(created);
       this.throwIfInvalid(req.type, created, validateCreate(req.type, created));
+      this.throwIfInvalid(req.type, created, this.clusterIPs.verify(created));
       if (options.dryRun) return created;
       const stored = this.store.create(typeKey(req.type), normalize(created));
       this.clusterIPs.reserveFrom(stored);
@@ -332,7 +337,7 @@ export class ApiService {
     // With the stored object, defaulting keeps what the server assigned before (clusterIP, finalizers).
     // `/status` and `/finalize` writes take one part of the body onto the stored (defaulted) object.
     if (req.subresource !== 'status' && req.subresource !== 'finalize') {
-      applyDefaults(req.type, next, { allocateClusterIP: () => this.clusterIPs.allocate(), old });
+      applyDefaults(req.type, next, { ...this.clusterIPs.picker(), old });
     }
     // managedFields first, as upstream's fieldmanager runs before validation: a written `[{}]`
     // (reset) is never validated as an entry.
@@ -344,8 +349,16 @@ export class ApiService {
       req.subresource === 'status' ? 'status' : undefined,
     );
     this.throwIfInvalid(req.type, tracked, errors);
-    if (options.dryRun)
-      return { ...tracked, metadata: { ...tracked.metadata, resourceVersion: old.metadata.resourceVersion } };
+    this.throwIfInvalid(req.type, tracked, this.clusterIPs.verify(tracked));
+    if (options.dryRun) {
+      // Answered as if written, nothing stored; a `/scale` write answers with the Scale it would
+      // make (upstream's scale REST runs the same update under dryRun and converts the result).
+      const answer = {
+        ...tracked,
+        metadata: { ...tracked.metadata, resourceVersion: old.metadata.resourceVersion },
+      };
+      return req.subresource === 'scale' ? toScale(req.type, answer) : answer;
+    }
     // A finalizer-bearing object being deleted goes away when its last finalizer is removed
     // (for a namespace, also the last of spec.finalizers).
     const specFinalizers =
@@ -365,6 +378,7 @@ export class ApiService {
       return deleted ?? tracked;
     }
     const { object, changed } = this.store.update(typeKey(req.type), tracked);
+    this.clusterIPs.reserveFrom(object);
     if (changed) this.hooks.afterWrite?.(req.type, object, 'updated');
     return req.subresource === 'scale' ? toScale(req.type, object) : object;
   }
@@ -473,6 +487,12 @@ export class ApiService {
   private decodeScale(body: unknown, source: DecodeSource): KubeObject {
     if (!isPlainObject(body)) throw statusErrors.badRequest('the body of the request is not a JSON object');
     return decodeOrRefuse({ group: 'autoscaling', version: 'v1', kind: 'Scale' }, body as KubeObject, source);
+  }
+
+  /** Mutating admission on create (DefaultIngressClass). */
+  private admitCreate(type: ResourceType, object: KubeObject): void {
+    if (type.group === 'networking.k8s.io' && type.kind === 'Ingress')
+      admitIngressClass(object, this.store.list('networking.k8s.io/ingressclasses'));
   }
 
   /** Namespaced objects need their namespace to exist and not be terminating. */

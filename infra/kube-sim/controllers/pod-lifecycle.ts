@@ -37,7 +37,7 @@ import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
 import { EventRecorder } from './event-recorder.ts';
 import { FIRST_NODE } from './node-objects.ts';
-import { imagePullError, unmountableVolume } from './pod-start-checks.ts';
+import { imagePullError, podPullSecrets, unmountableVolume } from './pod-start-checks.ts';
 import {
   buildPodStatus,
   type ContainerTarget,
@@ -45,6 +45,7 @@ import {
   type PodTarget,
   type TerminatedInfo,
 } from './pod-status.ts';
+import { missingPullSecretsMessage } from './pull-credentials.ts';
 import { bindPod } from './registry-writes.ts';
 import { hostIPOf, schedulePod } from './scheduler.ts';
 import { imageMatches } from './settings.ts';
@@ -380,6 +381,15 @@ export class PodLifecycleController implements SimController {
     }
     const adopted = status?.state?.running;
     if (!adopted && !status?.lastState?.terminated) {
+      // getPullSecretsForPod warns about pull Secrets it cannot read, and pulls with the rest.
+      const { missing } = podPullSecrets(pod, this.lookup);
+      if (missing.length > 0)
+        this.kubeletEvents.event(
+          pod,
+          'Warning',
+          'FailedToRetrieveImagePullSecret',
+          missingPullSecretsMessage(missing),
+        );
       const pullError = imagePullError(pod, container, this.deps.settings, this.lookup);
       if (pullError) {
         // The first failure reports the runtime's error; retries during the back-off report that.

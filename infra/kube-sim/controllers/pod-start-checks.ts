@@ -3,7 +3,8 @@
  * 1. volumes it cannot mount (a Secret or ConfigMap volume whose object or key is missing): the
  *    sandbox is never created and the containers stay ContainerCreating;
  * 2. per container, the image pull (imageManager.EnsureImageExists): an image the settings call
- *    unpullable, or a pull that needed an imagePullSecret that does not exist → ErrImagePull;
+ *    unpullable, or an image on a private registry (settings.privateRegistries) that no existing
+ *    pull Secret has credentials for → ErrImagePull; missing pull Secrets only warn;
  * 3. per container, its environment (kubelet_pods.go makeEnvironmentVariables): envFrom and
  *    env.valueFrom references to a missing Secret/ConfigMap or key → CreateContainerConfigError,
  *    found while the environment is resolved (container-env.ts resolveContainerEnv).
@@ -11,6 +12,7 @@
  */
 import type { KubeObject } from '../types.ts';
 import { imageNotFoundError, imageUnauthorizedError } from './container-runtime.ts';
+import { hasCredentialFor, isPrivateRegistry } from './pull-credentials.ts';
 import { type ControllerSettings, imageMatches } from './settings.ts';
 import type { Container, KeyToPath, Pod } from './workload-types.ts';
 
@@ -86,7 +88,29 @@ export function unmountableVolume(pod: Pod, lookup: ObjectLookup): string | unde
   return undefined;
 }
 
-/** The CRI error of pulling this container's image, or undefined when the pull succeeds. */
+/**
+ * getPullSecretsForPod: the pull Secrets that exist, and the names of those that do not (the
+ * kubelet warns about those with a FailedToRetrieveImagePullSecret event and pulls anyway).
+ */
+export function podPullSecrets(pod: Pod, lookup: ObjectLookup): { found: KubeObject[]; missing: string[] } {
+  const found: KubeObject[] = [];
+  const missing: string[] = [];
+  for (const ref of pod.spec.imagePullSecrets ?? []) {
+    if (!ref.name) continue;
+    const secret = lookup.secret(pod.metadata.namespace!, ref.name);
+    if (secret) found.push(secret);
+    else missing.push(ref.name);
+  }
+  return { found, missing };
+}
+
+/**
+ * The CRI error of pulling this container's image, or undefined when the pull succeeds: an image
+ * the settings call unpullable is not found; an image on a registry the settings call private
+ * (`privateRegistries`) needs a credential for that registry in an existing pull Secret
+ * (pull-credentials.ts), else the registry refuses it. Every other registry is public: missing
+ * pull Secrets do not matter to it.
+ */
 export function imagePullError(
   pod: Pod,
   container: Container,
@@ -95,11 +119,8 @@ export function imagePullError(
 ): string | undefined {
   const image = container.image ?? '';
   if (imageMatches(image, settings.unpullableImages)) return imageNotFoundError(image);
-  // getPullSecretsForPod only warns about a missing pull secret (FailedToRetrieveImagePullSecret)
-  // and pulls anyway; the pull then fails wherever the registry needs those credentials, which is
-  // why a Pod names them. The simulator takes that case.
-  const missing = (pod.spec.imagePullSecrets ?? []).some(
-    (ref) => !!ref.name && !lookup.secret(pod.metadata.namespace!, ref.name),
-  );
-  return missing ? imageUnauthorizedError(image) : undefined;
+  if (!isPrivateRegistry(image, settings.privateRegistries)) return undefined;
+  return hasCredentialFor(image, podPullSecrets(pod, lookup).found)
+    ? undefined
+    : imageUnauthorizedError(image);
 }

@@ -42,6 +42,13 @@ export interface ControllerSettings {
    * spreads Pods over them and DaemonSets run one Pod on each. Default 1.
    */
   nodes: number;
+  /**
+   * Registry hosts (`registry.example.com`, `localhost:5000`, `*.example.com`) that refuse pulls
+   * without credentials: an image there pulls only when one of the Pod's existing imagePullSecrets
+   * holds a credential for that registry (controllers/pull-credentials.ts). Every other registry
+   * is public, as Docker Hub's public images are.
+   */
+  privateRegistries: string[];
 }
 
 export function defaultControllerSettings(): ControllerSettings {
@@ -57,6 +64,7 @@ export function defaultControllerSettings(): ControllerSettings {
     restartBackOffMaxMs: 300_000,
     podLogs: new Map(),
     nodes: 1,
+    privateRegistries: [],
   };
 }
 
@@ -88,6 +96,7 @@ export function settingsJson(settings: ControllerSettings): Record<string, unkno
     restartBackOffMaxMs: settings.restartBackOffMaxMs,
     podLogs: Object.fromEntries(settings.podLogs),
     nodes: settings.nodes,
+    privateRegistries: [...settings.privateRegistries],
   };
 }
 
@@ -121,7 +130,14 @@ export function applySettingsJson(settings: ControllerSettings, body: unknown): 
       'settings must be a JSON object, e.g. {"unpullableImages":["registry.example/broken*"]}',
     );
   const input = body as Record<string, unknown>;
-  const known = new Set<string>([...DURATIONS, ...PATTERN_LISTS, 'defaultStorageClass', 'podLogs', 'nodes']);
+  const known = new Set<string>([
+    ...DURATIONS,
+    ...PATTERN_LISTS,
+    'defaultStorageClass',
+    'podLogs',
+    'nodes',
+    'privateRegistries',
+  ]);
   const unknown = Object.keys(input).filter((k) => !known.has(k));
   if (unknown.length > 0)
     throw new SettingsError(
@@ -164,6 +180,15 @@ export function applySettingsJson(settings: ControllerSettings, body: unknown): 
         'podLogs must map "namespace/pod" (or "namespace/job:name") to a list of lines, or null',
       );
   }
+  const registries = input.privateRegistries;
+  if (
+    registries !== undefined &&
+    (!Array.isArray(registries) || registries.some((r) => typeof r !== 'string' || !/^[^\s/]+$/.test(r)))
+  )
+    throw new SettingsError(
+      'privateRegistries must be a list of registry hosts, e.g. ["registry.example.com", "localhost:5000"]',
+    );
+  if (registries !== undefined) settings.privateRegistries = [...(registries as string[])];
   for (const key of DURATIONS) if (input[key] !== undefined) settings[key] = input[key] as number;
   for (const key of PATTERN_LISTS)
     if (input[key] !== undefined) settings[key] = [...(input[key] as string[])];

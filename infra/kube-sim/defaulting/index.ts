@@ -8,6 +8,7 @@ import { defaultCrd, defaultCrdStatus } from '../crd/definition.ts';
 import type { ResourceType } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
 import { defaultDeployment, defaultReplicaSet } from './apps.ts';
+import { defaultHPA } from './autoscaling.ts';
 import { defaultCronJob, defaultJob } from './batch.ts';
 import type { DefaultingContext, JsonObject } from './context.ts';
 import { defaultNamespace } from './namespace.ts';
@@ -78,6 +79,9 @@ export function applyDefaults(type: ResourceType, obj: KubeObject, context: Defa
       break;
     case 'discovery.k8s.io/EndpointSlice':
       defaultEndpointSlice(o);
+      break;
+    case 'autoscaling/HorizontalPodAutoscaler':
+      defaultHPA(o);
       break;
     default:
       // ConfigMap, Event, Ingress, Lease, ServiceAccount: nothing is defaulted; custom resources

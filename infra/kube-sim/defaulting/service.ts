@@ -124,6 +124,14 @@ function dropTypeDependent(spec: JsonObject, oldSpec: JsonObject): void {
   ) {
     delete spec.healthCheckNodePort;
   }
+  // A type that needs no externalTrafficPolicy drops an unchanged one (strategy.go).
+  if (
+    externallyAccessible(oldSpec) &&
+    !externallyAccessible(spec) &&
+    spec.externalTrafficPolicy === oldSpec.externalTrafficPolicy
+  ) {
+    delete spec.externalTrafficPolicy;
+  }
   if (
     str(spec.type) !== 'LoadBalancer' &&
     spec.allocateLoadBalancerNodePorts === oldSpec.allocateLoadBalancerNodePorts

@@ -12,6 +12,7 @@ const GROUP_PACKAGES: Record<string, string> = {
   apps: 'k8s.io.api.apps',
   autoscaling: 'k8s.io.api.autoscaling',
   batch: 'k8s.io.api.batch',
+  policy: 'k8s.io.api.policy',
   'coordination.k8s.io': 'k8s.io.api.coordination',
   'discovery.k8s.io': 'k8s.io.api.discovery',
   'networking.k8s.io': 'k8s.io.api.networking',

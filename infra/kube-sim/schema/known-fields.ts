@@ -18,8 +18,11 @@ const registry = models as unknown as Record<string, ModelClass | undefined>;
 
 /** Model class name for a kind (`Deployment` → `V1Deployment`; the Scale subresource → `V1Scale`). */
 export function modelName(kind: string): string {
-  return `V1${kind}`;
+  return MODEL_VERSIONS[kind] ? `${MODEL_VERSIONS[kind]}${kind}` : `V1${kind}`;
 }
+
+/** Kinds served at a version other than v1 (HorizontalPodAutoscaler is autoscaling/v2). */
+const MODEL_VERSIONS: Record<string, string> = { HorizontalPodAutoscaler: 'V2' };
 
 function attributes(typeName: string): Attribute[] | undefined {
   return registry[typeName]?.attributeTypeMap;

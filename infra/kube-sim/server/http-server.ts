@@ -257,6 +257,8 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
       }
       case 'health':
         return new HttpAnswer(200, 'ok', 'text/plain; charset=utf-8');
+      case 'metrics':
+        return new HttpAnswer(200, deps.log.metrics.text(), 'text/plain; version=0.0.4; charset=utf-8');
       case 'admin': {
         const raw = method === 'GET' ? Buffer.alloc(0) : await received;
         let body: unknown;
@@ -442,6 +444,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         ...(r.kind === 'resource' && r.name ? { name: r.name } : {}),
         ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
         ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
+        ...(query.getAll('dryRun').includes('All') ? { dryRun: true } : {}),
       };
       if (r.kind !== 'admin') deps.log.add(record);
     });

@@ -32,6 +32,8 @@ export interface RequestRecord {
   durationMs: number;
   userAgent?: string;
   contentType?: string;
+  /** The request asked for `dryRun=All`. */
+  dryRun?: boolean;
 }
 
 /** A request being served: what its record will say, less the answer. */
@@ -51,16 +53,21 @@ function matches(r: InFlightRequest, filter: RequestFilter): boolean {
   );
 }
 
+import { ApiMetrics } from './metrics.ts';
+
 export const WRITE_VERBS: Verb[] = ['create', 'update', 'patch', 'delete', 'deletecollection'];
 
 export class RequestLog {
   private records: RequestRecord[] = [];
   private dropped = 0;
   private readonly open = new Set<InFlightRequest>();
+  /** Cumulative request metrics (`/metrics`); `reset` leaves them, as Prometheus counters only grow. */
+  readonly metrics = new ApiMetrics();
 
   constructor(private readonly capacity = 200_000) {}
 
   add(record: RequestRecord): void {
+    this.metrics.observe(record);
     this.records.push(record);
     if (this.records.length > this.capacity) {
       const excess = this.records.length - this.capacity;

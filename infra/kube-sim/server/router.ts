@@ -14,6 +14,7 @@ export type Route =
   | { kind: 'openapi-v3-index' }
   | { kind: 'openapi-v3'; path: string }
   | { kind: 'health'; which: string }
+  | { kind: 'metrics' }
   | { kind: 'admin'; path: string[] }
   | { kind: 'not-found' };
 
@@ -29,6 +30,7 @@ export function route(pathname: string): Route {
   if (clean.startsWith('/openapi/v3/'))
     return { kind: 'openapi-v3', path: clean.slice('/openapi/v3/'.length) };
   if (['/healthz', '/readyz', '/livez'].includes(clean)) return { kind: 'health', which: clean.slice(1) };
+  if (clean === '/metrics') return { kind: 'metrics' };
   if (clean === ADMIN_PREFIX || clean.startsWith(`${ADMIN_PREFIX}/`)) {
     return { kind: 'admin', path: clean.slice(ADMIN_PREFIX.length).split('/').filter(Boolean) };
   }

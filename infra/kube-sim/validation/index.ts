@@ -17,6 +17,16 @@ import {
   validateReplicaSetStatusUpdate,
   validateReplicaSetUpdate,
 } from './apps.ts';
+import {
+  validateHPA,
+  validateHPAStatusUpdate,
+  validateHPAUpdate,
+  validateIngressClass,
+  validateIngressClassUpdate,
+  validatePDB,
+  validatePDBStatusUpdate,
+  validatePDBUpdate,
+} from './autoscaling-policy.ts';
 import { validateConfigMap, validateConfigMapUpdate } from './configmap.ts';
 import { validateCronJob, validateCronJobUpdate } from './cronjob.ts';
 import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from './ingress.ts';
@@ -110,6 +120,17 @@ const KINDS: Record<string, KindValidation> = {
     update: validateDaemonSetUpdate,
     status: validateDaemonSetStatusUpdate,
   },
+  'autoscaling/HorizontalPodAutoscaler': {
+    create: validateHPA,
+    update: validateHPAUpdate,
+    status: validateHPAStatusUpdate,
+  },
+  'policy/PodDisruptionBudget': {
+    create: validatePDB,
+    update: validatePDBUpdate,
+    status: validatePDBStatusUpdate,
+  },
+  'networking.k8s.io/IngressClass': { create: validateIngressClass, update: validateIngressClassUpdate },
 };
 
 function kindOf(type: ResourceType): KindValidation | undefined {

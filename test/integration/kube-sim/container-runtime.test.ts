@@ -568,6 +568,11 @@ describe('settings from outside the process', () => {
         'registry.example/c:*',
         '--restart-back-off-ms',
         '250',
+        // Every setting has a flag, derived from the settings (settings-flags.ts).
+        '--private-registry',
+        'registry.example.com',
+        '--job-run-ms',
+        '40',
       ],
       {},
     );
@@ -578,6 +583,8 @@ describe('settings from outside the process', () => {
         unpullableImages: ['registry.example/a*', 'registry.example/b:1'],
         failingJobImages: ['registry.example/c:*'],
         restartBackOffMs: 250,
+        privateRegistries: ['registry.example.com'],
+        jobRunMs: 40,
       });
     } finally {
       proc.kill('SIGTERM');

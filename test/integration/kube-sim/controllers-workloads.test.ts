@@ -525,8 +525,10 @@ describe('kube-sim workload controllers', () => {
       await waitRolledOut(ns, 'web');
     });
 
-    it('fails the image pull of Pods whose imagePullSecret is missing', async () => {
+    it('fails the pull from a private registry until a pull Secret holds its credentials', async () => {
       const ns = await namespace();
+      // Only a registry the simulation marks private refuses a pull without credentials.
+      c.sim.settings.privateRegistries = ['registry.example.com'];
       const body = deployment('web', {
         replicas: 1,
         image: 'registry.example.com/team/app:2',
@@ -564,10 +566,15 @@ describe('kube-sim workload controllers', () => {
         body: {
           metadata: { name: 'regcred' },
           type: 'kubernetes.io/dockerconfigjson',
-          stringData: { '.dockerconfigjson': '{"auths":{}}' },
+          stringData: {
+            '.dockerconfigjson': JSON.stringify({
+              auths: { 'registry.example.com': { auth: Buffer.from('u:p').toString('base64') } },
+            }),
+          },
         },
       });
       await waitRolledOut(ns, 'web');
+      c.sim.settings.privateRegistries = [];
     });
 
     it('keeps Pods with an unmountable Secret volume in ContainerCreating', async () => {

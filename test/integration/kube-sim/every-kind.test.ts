@@ -86,6 +86,11 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   },
   ControllerRevision: { revision: 1, data: { spec: { template: { $patch: 'replace' } } } },
   EndpointSlice: { addressType: 'IPv4', endpoints: [{ addresses: ['10.244.0.9'] }], ports: [{ port: 80 }] },
+  HorizontalPodAutoscaler: {
+    spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'x' }, maxReplicas: 2 },
+  },
+  PodDisruptionBudget: { spec: { minAvailable: 1 } },
+  IngressClass: { spec: { controller: 'example.com/ingress' } },
 };
 
 /** Kinds whose names are fixed by their content (a CRD is named `<plural>.<group>`). */

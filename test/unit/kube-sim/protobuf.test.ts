@@ -1166,6 +1166,76 @@ const KIND_CASES: KindCase[] = [
     },
   },
   {
+    apiVersion: 'autoscaling/v2',
+    kind: 'HorizontalPodAutoscaler',
+    about: "helm create's HPA: a Resource metric; the status counts print 0",
+    proto: {
+      metadata: meta('demo'),
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'demo' },
+        minReplicas: 1,
+        maxReplicas: 100,
+        metrics: [
+          {
+            type: 'Resource',
+            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } },
+          },
+        ],
+      },
+    },
+    json: {
+      metadata: jsonMeta('demo'),
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'demo' },
+        minReplicas: 1,
+        maxReplicas: 100,
+        metrics: [
+          {
+            type: 'Resource',
+            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } },
+          },
+        ],
+      },
+      status: { currentReplicas: 0, desiredReplicas: 0 },
+    },
+  },
+  {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    about: 'IntOrString minAvailable as a percentage; counts in status print 0',
+    proto: {
+      metadata: meta('api'),
+      spec: { minAvailable: intOrString('50%'), selector: { matchLabels: { app: 'api' } } },
+    },
+    json: {
+      metadata: jsonMeta('api'),
+      spec: { minAvailable: '50%', selector: { matchLabels: { app: 'api' } } },
+      status: { disruptionsAllowed: 0, currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 },
+    },
+  },
+  {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'IngressClass',
+    about: 'a default class by annotation, with parameters',
+    proto: {
+      metadata: { ...meta('nginx'), annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' } },
+      spec: {
+        controller: 'k8s.io/ingress-nginx',
+        parameters: { kind: 'IngressParameters', name: 'p', scope: 'Cluster' },
+      },
+    },
+    json: {
+      metadata: {
+        ...jsonMeta('nginx'),
+        annotations: { 'ingressclass.kubernetes.io/is-default-class': 'true' },
+      },
+      spec: {
+        controller: 'k8s.io/ingress-nginx',
+        parameters: { kind: 'IngressParameters', name: 'p', scope: 'Cluster' },
+      },
+    },
+  },
+  {
     apiVersion: 'v1',
     kind: 'Node',
     about: 'capacity Quantities, conditions, addresses, daemonEndpoints and nodeInfo',

@@ -26,6 +26,24 @@ message IngressBackend {
   optional k8s.io.api.core.v1.TypedLocalObjectReference resource = 3;
 }
 
+message IngressClass {
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1 [(gogoproto.nullable) = false];
+  optional IngressClassSpec spec = 2 [(gogoproto.nullable) = false];
+}
+
+message IngressClassParametersReference {
+  optional string aPIGroup = 1;
+  optional string kind = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string name = 3 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string scope = 4;
+  optional string namespace = 5;
+}
+
+message IngressClassSpec {
+  optional string controller = 1 [(gogoproto.nullable) = false];
+  optional IngressClassParametersReference parameters = 2;
+}
+
 message IngressLoadBalancerIngress {
   optional string ip = 1 [(gogoproto.nullable) = false];
   optional string hostname = 2 [(gogoproto.nullable) = false];
