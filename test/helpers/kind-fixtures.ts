@@ -4,7 +4,8 @@
  * RESOURCE_TYPES with these, so a kind added to resources.ts needs an entry here.
  * Bodies leave out apiVersion, kind and metadata.name/namespace: objectFor adds them.
  */
-import { groupVersion, type ResourceType } from '../../infra/kube-sim/resources.ts';
+import { customVersionOf } from '../../infra/kube-sim/crd/serving.ts';
+import { groupVersion, RESOURCE_TYPES, type ResourceType } from '../../infra/kube-sim/resources.ts';
 
 export type Body = Record<string, unknown>;
 
@@ -284,6 +285,175 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       { provisioner: 'example.com/p', volumeBindingMode: 'WaitForFirstConsumer', reclaimPolicy: 'Retain' },
     ],
   }),
+  // Kinds of kube-sim part 3 (issue 16).
+  CustomResourceDefinition: () => ({
+    valid: {
+      spec: {
+        scope: 'Namespaced',
+        names: { plural: 'widgets', kind: 'Widget', listKind: 'WidgetList', singular: 'widget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      size: { type: 'integer', minimum: 0, default: 1 },
+                      tier: { type: 'string' },
+                    },
+                  },
+                  status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                },
+              },
+            },
+            subresources: { status: {} },
+            additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
+          },
+        ],
+      },
+    },
+    edges: [
+      {
+        spec: {
+          scope: 'Cluster',
+          names: { plural: 'widgets', kind: 'Widget' },
+          versions: [
+            {
+              name: 'v1alpha1',
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
+          ],
+        },
+      },
+    ],
+  }),
+  Node: () => ({
+    valid: {
+      metadata: { labels: { 'kubernetes.io/hostname': 'fixture' } },
+      spec: { podCIDR: '10.244.9.0/24' },
+    },
+    // Unschedulable and tainted: the scheduler and DaemonSets must leave it alone without looping.
+    edges: [{}, { spec: { unschedulable: true, taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] } }],
+  }),
+  Endpoints: () => ({
+    valid: { subsets: [{ addresses: [{ ip: '10.244.0.9' }], ports: [{ name: 'http', port: 80 }] }] },
+    edges: [
+      {},
+      { subsets: [] },
+      { subsets: [{ notReadyAddresses: [{ ip: '10.244.0.10' }], ports: [{ port: 65535 }] }] },
+    ],
+  }),
+  StatefulSet: () => ({
+    valid: {
+      spec: {
+        replicas: 2,
+        serviceName: 's',
+        selector: { matchLabels: { sts: 'a' } },
+        template: template({ sts: 'a' }),
+        volumeClaimTemplates: [
+          {
+            metadata: { name: 'data' },
+            spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+          },
+        ],
+      },
+    },
+    edges: [
+      {
+        spec: {
+          replicas: 0,
+          serviceName: '',
+          selector: { matchLabels: { sts: 'b' } },
+          template: template({ sts: 'b' }),
+        },
+      },
+      {
+        spec: {
+          replicas: 3,
+          podManagementPolicy: 'Parallel',
+          updateStrategy: { type: 'RollingUpdate', rollingUpdate: { partition: INT32_MAX } },
+          selector: { matchLabels: { sts: 'c' } },
+          // An image that never pulls: the set must wait, not loop.
+          template: template({ sts: 'c' }, { containers: [{ name: 'c', image: 'fail.invalid/never:1' }] }),
+        },
+      },
+    ],
+  }),
+  DaemonSet: () => ({
+    valid: { spec: { selector: { matchLabels: { ds: 'a' } }, template: template({ ds: 'a' }) } },
+    edges: [
+      {
+        spec: {
+          selector: { matchLabels: { ds: 'b' } },
+          // Matches no Node: desired 0.
+          template: template({ ds: 'b' }, { ...podSpec(), nodeSelector: { nowhere: 'true' } }),
+          updateStrategy: { type: 'OnDelete' },
+        },
+      },
+    ],
+  }),
+  ControllerRevision: () => ({
+    valid: { revision: 1, data: { spec: { template: { $patch: 'replace' } } } },
+    edges: [{ revision: 0 }, { revision: Number.MAX_SAFE_INTEGER }],
+  }),
+  EndpointSlice: () => ({
+    valid: {
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.244.0.9'] }],
+      ports: [{ name: 'http', port: 80 }],
+    },
+    edges: [
+      { addressType: 'IPv6', endpoints: [] },
+      { addressType: 'FQDN', endpoints: [{ addresses: ['a.example.com'] }] },
+    ],
+  }),
+  HorizontalPodAutoscaler: () => ({
+    valid: {
+      spec: {
+        scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'missing' },
+        minReplicas: 1,
+        maxReplicas: 3,
+        metrics: [
+          {
+            type: 'Resource',
+            resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } },
+          },
+        ],
+      },
+    },
+    edges: [
+      { spec: { scaleTargetRef: { kind: 'Deployment', name: 'x' }, maxReplicas: INT32_MAX } },
+      {
+        spec: {
+          scaleTargetRef: { apiVersion: 'apps/v1', kind: 'StatefulSet', name: 'y' },
+          minReplicas: 5,
+          maxReplicas: 5,
+        },
+      },
+    ],
+  }),
+  PodDisruptionBudget: () => ({
+    valid: { spec: { minAvailable: 1, selector: { matchLabels: { app: 'a' } } } },
+    edges: [{ spec: { maxUnavailable: '100%' } }, { spec: { minAvailable: '0%', selector: {} } }],
+  }),
+  IngressClass: () => ({
+    valid: { spec: { controller: 'example.com/ingress' } },
+    edges: [
+      {
+        spec: {
+          controller: 'example.com/other',
+          parameters: { kind: 'Params', name: 'p', scope: 'Cluster' },
+        },
+      },
+    ],
+  }),
 };
 
 /** The fixture of a kind, or an error telling whoever added the kind to add one. */
@@ -297,11 +467,36 @@ export function fixtureFor(kind: string, namespace: string): KindFixture {
   return fixture;
 }
 
+/**
+ * Kinds whose name is made of their spec: a CustomResourceDefinition is named `<plural>.<group>`,
+ * so each object gets a group of its own (`<name>.example.com`) and the name that goes with it.
+ */
+const NAMED_BY_SPEC: Record<string, (object: Body, name: string) => void> = {
+  CustomResourceDefinition: (object, name) => {
+    const spec = (object.spec ?? {}) as Body;
+    const names = (spec.names ?? {}) as Body;
+    spec.group = `${name}.example.com`;
+    (object.metadata as Body).name =
+      `${typeof names.plural === 'string' ? names.plural : 'widgets'}.${name}.example.com`;
+    object.spec = spec;
+  },
+};
+
 /** A fixture body as a whole object of `type` named `name` (in `namespace` if the kind is namespaced). */
 export function objectFor(type: ResourceType, name: string, namespace: string, body: Body): Body {
   const metadata: Body = { ...((body.metadata as Body | undefined) ?? {}), name };
   if (type.namespaced) metadata.namespace = namespace;
-  return { ...structuredClone(body), apiVersion: groupVersion(type), kind: type.kind, metadata };
+  const object = { ...structuredClone(body), apiVersion: groupVersion(type), kind: type.kind, metadata };
+  NAMED_BY_SPEC[type.kind]?.(object, name);
+  return object;
+}
+
+/**
+ * The built-in kinds: RESOURCE_TYPES also holds the types of CustomResourceDefinitions a test
+ * established (their objects are the CRD tests' subject), and grows while a test runs.
+ */
+export function builtInTypes(): ResourceType[] {
+  return RESOURCE_TYPES.filter((t) => !customVersionOf(t));
 }
 
 /** The collection URL path of `type` (in `namespace` if namespaced). */

@@ -28,7 +28,7 @@ import { ensureUpdateRevision, HASH_LABEL, REVISION_LABEL, truncateHistory } fro
 import { EventRecorder } from './event-recorder.ts';
 import { NODE } from './node-controller.ts';
 import { isPodActive, isPodAvailable, isPodReady } from './pod-util.ts';
-import { podFitsNode } from './scheduler.ts';
+import { nodeIsReady, podFitsNode, untoleratedTaint } from './scheduler.ts';
 import {
   controllerOf,
   controllerRef,
@@ -148,7 +148,15 @@ export class DaemonSetController implements SimController {
       byNode.set(node, [...(byNode.get(node) ?? []), pod]);
     }
     const template = { spec: ds.spec.template.spec ?? { containers: [] } } as Pod;
-    const shouldRun = nodes.filter((n) => podFitsNode(template, n)).map((n) => n.metadata.name!);
+    // nodeShouldRunDaemonPod: the scheduler's predicates for a Pod with the daemon tolerations; a
+    // NotReady Node has the not-ready:NoSchedule taint, which those tolerations leave out.
+    const given = (template.spec.tolerations ?? []) as object[];
+    const daemonPod = {
+      spec: { ...template.spec, tolerations: [...given, ...DAEMON_TOLERATIONS] },
+    } as unknown as Pod;
+    const shouldRun = nodes
+      .filter((n) => nodeIsReady(n) && podFitsNode(template, n) && !untoleratedTaint(daemonPod, n))
+      .map((n) => n.metadata.name!);
     let error: Error | undefined;
     try {
       this.manage(ds, shouldRun, byNode, hash);

@@ -36,6 +36,7 @@ import { newContainerID } from './container-runtime.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
 import { EventRecorder } from './event-recorder.ts';
+import { NODE } from './node-controller.ts';
 import { FIRST_NODE } from './node-objects.ts';
 import { imagePullError, podPullSecrets, unmountableVolume } from './pod-start-checks.ts';
 import {
@@ -67,8 +68,15 @@ export const NODE_NAME = FIRST_NODE;
 const HOST_IP = '172.18.0.2';
 /** How often blocked Pods are looked at again (the kubelet's image back-off is 10 s to 5 min). */
 const RECHECK_MS = 250;
+/**
+ * An unschedulable Pod is tried again when a Node changes, and otherwise after this long: the
+ * scheduler's podMaxInUnschedulablePodsDuration (pkg/scheduler/backend/queue), so an unplaceable
+ * Pod does not rewrite its FailedScheduling event in a loop.
+ */
+const UNSCHEDULABLE_RETRY_MS = 5 * 60_000;
 
 const POD_KEY = typeKey(POD);
+const NODE_KEY = typeKey(NODE);
 const SECRET_KEY = typeKey(SECRET);
 const CONFIG_MAP_KEY = typeKey(CONFIG_MAP);
 const SERVICE_KEY = typeKey(SERVICE);
@@ -94,6 +102,8 @@ export class PodLifecycleController implements SimController {
   private readonly startAt = new Map<string, number>();
   /** Keys of Pods with containers that cannot start yet. */
   private readonly blocked = new Set<string>();
+  /** Keys of Pods the scheduler could not place: looked at again when a Node changes. */
+  private readonly unschedulable = new Set<string>();
   private recheck: NodeJS.Timeout | undefined;
   private nextIp = 0;
   private readonly lookup: EnvLookup;
@@ -158,12 +168,16 @@ export class PodLifecycleController implements SimController {
       const key = objectKeyOf(object);
       if (event.type === 'DELETED') {
         this.blocked.delete(key);
+        this.unschedulable.delete(key);
         this.queue.forget(key);
         this.startAt.delete(object.metadata.uid!);
         if (!this.signalled.delete(object.metadata.uid!)) this.recordKilling(object as Pod);
         this.runtime.removePod(object.metadata.uid!);
         this.backOff.forget(`${object.metadata.uid!}/`);
       } else this.queue.add(key);
+    } else if (event.typeKey === NODE_KEY) {
+      // A Node added, uncordoned, relabelled or becoming Ready may fit a waiting Pod.
+      for (const key of this.unschedulable) this.queue.add(key);
     } else if (
       (event.typeKey === SECRET_KEY || event.typeKey === CONFIG_MAP_KEY) &&
       event.type !== 'DELETED'
@@ -208,10 +222,11 @@ export class PodLifecycleController implements SimController {
         // looked at again with the blocked Pods (a Node may come, or be uncordoned).
         this.writeUnschedulable(pod, placement.unschedulable);
         this.schedulerEvents.event(pod, 'Warning', 'FailedScheduling', placement.unschedulable);
-        this.blocked.add(key);
-        this.scheduleRecheck();
+        this.unschedulable.add(key);
+        this.queue.addLater(key, UNSCHEDULABLE_RETRY_MS);
         return;
       }
+      this.unschedulable.delete(key);
       pod = bindPod(this.deps.store, namespace, name, placement.node);
       if (!pod) return;
       this.blocked.delete(key);

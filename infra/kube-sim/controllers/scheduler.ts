@@ -84,6 +84,47 @@ function isReady(node: KubeObject): boolean {
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
+interface Taint {
+  key: string;
+  value?: string;
+  effect: string;
+}
+
+interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+}
+
+/** v1 Toleration.ToleratesTaint (k8s.io/api/core/v1/toleration.go): key, effect, Exists/Equal. */
+function tolerates(toleration: Toleration, taint: Taint): boolean {
+  if (toleration.effect && toleration.effect !== taint.effect) return false;
+  if (toleration.key && toleration.key !== taint.key) return false;
+  if (toleration.operator === 'Exists') return true;
+  // Equal (the default), and an empty key only goes with Exists.
+  return Boolean(toleration.key) && (toleration.value ?? '') === (taint.value ?? '');
+}
+
+/**
+ * The first of the node's NoSchedule/NoExecute taints the Pod does not tolerate (the TaintToleration
+ * filter plugin; PreferNoSchedule only scores), or undefined when it tolerates them all.
+ */
+export function untoleratedTaint(pod: Pod, node: KubeObject): Taint | undefined {
+  const taints = ((node.spec as { taints?: Taint[] } | undefined)?.taints ?? []) as Taint[];
+  const tolerations = (pod.spec.tolerations ?? []) as Toleration[];
+  return taints.find(
+    (taint) =>
+      (taint.effect === 'NoSchedule' || taint.effect === 'NoExecute') &&
+      !tolerations.some((t) => tolerates(t, taint)),
+  );
+}
+
+/** Whether the node reports Ready (a NotReady node has upstream's not-ready:NoSchedule taint). */
+export function nodeIsReady(node: KubeObject): boolean {
+  return isReady(node);
+}
+
 function toleratesUnschedulable(pod: Pod): boolean {
   const tolerations = (pod.spec.tolerations ?? []) as { key?: string; operator?: string; effect?: string }[];
   return tolerations.some(
@@ -107,13 +148,18 @@ export function schedulePod(store: ObjectStore, pod: Pod): Placement {
   let notReady = 0;
   let cordoned = 0;
   let mismatched = 0;
+  const tainted = new Map<string, number>();
   const feasible: string[] = [];
   for (const node of nodes) {
     const unschedulable = (node.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true;
+    const taint = untoleratedTaint(pod, node);
     if (!isReady(node)) notReady++;
     else if (unschedulable && !toleratesUnschedulable(pod)) cordoned++;
     else if (!podFitsNode(pod, node)) mismatched++;
-    else feasible.push(node.metadata.name!);
+    else if (taint) {
+      const text = `{${taint.key}: ${taint.value ?? ''}}`;
+      tainted.set(text, (tainted.get(text) ?? 0) + 1);
+    } else feasible.push(node.metadata.name!);
   }
   if (feasible.length > 0) {
     feasible.sort((a, b) => (load.get(a) ?? 0) - (load.get(b) ?? 0) || a.localeCompare(b));
@@ -124,6 +170,7 @@ export function schedulePod(store: ObjectStore, pod: Pod): Placement {
     ...(mismatched ? [`${mismatched} node(s) didn't match Pod's node affinity/selector`] : []),
     ...(notReady ? [`${notReady} node(s) had untolerated taint {node.kubernetes.io/not-ready: }`] : []),
     ...(cordoned ? [`${cordoned} node(s) were unschedulable`] : []),
+    ...[...tainted].map(([taint, n]) => `${n} node(s) had untolerated taint ${taint}`),
   ].sort();
   const tail = reasons.length ? ` ${reasons.join(', ')}.` : '';
   const preemption = nodes.length

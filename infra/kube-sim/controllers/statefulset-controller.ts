@@ -173,7 +173,7 @@ export class StatefulSetController implements SimController {
         // Ordinals below the partition keep the current revision during a rolling update.
         const fromCurrent = rolling && ordinal < partition;
         const rev = fromCurrent ? current : update;
-        this.createClaims(set, ordinal);
+        if (!this.createClaims(set, ordinal)) return;
         const created = this.deps.client.create(
           POD,
           newStatefulSetPod(set, revisionTemplate(rev), rev.metadata.name!, ordinal),
@@ -235,11 +235,27 @@ export class StatefulSetController implements SimController {
     );
   }
 
-  /** createPersistentVolumeClaims: the claims an ordinal's Pod needs and that do not exist yet. */
-  private createClaims(set: StatefulSet, ordinal: number): void {
+  /**
+   * createPersistentVolumeClaims: the claims an ordinal's Pod needs and that do not exist yet.
+   * A claim the API refuses (a volumeClaimTemplate StatefulSet validation lets through, such as one
+   * without a storage request) is a FailedCreate event and false: the Pod is not created, and the
+   * set is tried again when it changes, not in a loop (upstream retries with a rate limit).
+   */
+  private createClaims(set: StatefulSet, ordinal: number): boolean {
     for (const claim of newClaims(set, ordinal)) {
       if (this.deps.store.get(PVC_KEY, set.metadata.namespace, claim.metadata.name!)) continue;
-      this.deps.client.create(PVC, claim);
+      try {
+        this.deps.client.create(PVC, claim);
+      } catch (err) {
+        if (!(err instanceof StatusError) || err.code >= 500) throw err;
+        this.events.event(
+          set,
+          'Warning',
+          'FailedCreate',
+          `create Claim ${claim.metadata.name} for Pod ${set.metadata.name}-${ordinal} in StatefulSet ${set.metadata.name} failed error: ${err.message}`,
+        );
+        return false;
+      }
       this.events.event(
         set,
         'Normal',
@@ -247,6 +263,7 @@ export class StatefulSetController implements SimController {
         `create Claim ${claim.metadata.name} Pod ${set.metadata.name}-${ordinal} in StatefulSet ${set.metadata.name} success`,
       );
     }
+    return true;
   }
 
   /**

@@ -5,8 +5,13 @@
  * settled the store's resourceVersion stays where it is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCE_TYPES } from '../../../infra/kube-sim/resources.ts';
-import { collectionPath, fixtureFor, KIND_FIXTURES, objectFor } from '../../helpers/kind-fixtures.ts';
+import {
+  builtInTypes,
+  collectionPath,
+  fixtureFor,
+  KIND_FIXTURES,
+  objectFor,
+} from '../../helpers/kind-fixtures.ts';
 import { type SimClients, startSimWithClients } from '../../helpers/sim.ts';
 import { stays, until } from '../../helpers/wait.ts';
 
@@ -26,7 +31,9 @@ describe('every served kind settles with the controllers running', () => {
   afterAll(() => c.sim.stop());
 
   it('has a fixture for every served kind', () => {
-    const missing = RESOURCE_TYPES.map((t) => t.kind).filter((kind) => !(kind in KIND_FIXTURES));
+    const missing = builtInTypes()
+      .map((t) => t.kind)
+      .filter((kind) => !(kind in KIND_FIXTURES));
     expect(missing, 'add these kinds to KIND_FIXTURES in test/helpers/kind-fixtures.ts').toEqual([]);
   });
 
@@ -42,7 +49,7 @@ describe('every served kind settles with the controllers running', () => {
       .join('; ');
   }
 
-  it.each(RESOURCE_TYPES.map((t) => [t.kind, t] as const))(
+  it.each(builtInTypes().map((t) => [t.kind, t] as const))(
     '%s: typical and edge objects settle',
     async (kind, type) => {
       const fixture = fixtureFor(kind, ns);

@@ -5,10 +5,15 @@
  * The PRNG is seeded, so a failing case reproduces from the seed in the message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCE_TYPES } from '../../../infra/kube-sim/resources.ts';
 import { modelFor } from '../../../infra/kube-sim/schema/go-types.ts';
 import { decodeTyped } from '../../../infra/kube-sim/schema/strict-decode.ts';
-import { type Body, collectionPath, fixtureFor, objectFor } from '../../helpers/kind-fixtures.ts';
+import {
+  type Body,
+  builtInTypes,
+  collectionPath,
+  fixtureFor,
+  objectFor,
+} from '../../helpers/kind-fixtures.ts';
 import { prng } from '../../helpers/prng.ts';
 import { type SimClients, startSimWithClients } from '../../helpers/sim.ts';
 import { stays, until } from '../../helpers/wait.ts';
@@ -100,16 +105,19 @@ describe('fuzzed request bodies of every served kind', () => {
 
   it(`answers ${TOTAL_REQUESTS} mistyped objects with 201, 400 or 422, stores only well-typed ones, and settles`, async () => {
     const random = prng(SEED);
-    const perKind = Math.floor(TOTAL_REQUESTS / RESOURCE_TYPES.length);
+    const perKind = Math.floor(TOTAL_REQUESTS / builtInTypes().length);
     const outcomes = { stored: 0, refused: 0 };
-    for (const type of RESOURCE_TYPES) {
+    for (const type of builtInTypes()) {
       const fixture = fixtureFor(type.kind, ns);
       // A live object the merge patches go to.
       const target = `fuzz-${type.kind.toLowerCase()}-target`;
+      const live = objectFor(type, target, ns, fixture.valid);
+      // Its name as stored (a CustomResourceDefinition's is made of its spec).
+      const targetName = (live.metadata as { name: string }).name;
       const created = await fetch(`${c.sim.url}${collectionPath(type, ns)}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(objectFor(type, target, ns, fixture.valid)),
+        body: JSON.stringify(live),
       });
       expect(created.status, `${type.kind} fixture: ${await created.text()}`).toBe(201);
       for (let i = 0; i < perKind; i++) {
@@ -123,7 +131,7 @@ describe('fuzzed request bodies of every served kind', () => {
         );
         const mutations = [mutate(object, random)];
         if (random() < 0.4) mutations.push(mutate(object, random));
-        const res = await fetch(`${c.sim.url}${collectionPath(type, ns)}${patch ? `/${target}` : ''}`, {
+        const res = await fetch(`${c.sim.url}${collectionPath(type, ns)}${patch ? `/${targetName}` : ''}`, {
           method: patch ? 'PATCH' : 'POST',
           headers: { 'content-type': patch ? 'application/merge-patch+json' : 'application/json' },
           body: JSON.stringify(object),
@@ -140,7 +148,7 @@ describe('fuzzed request bodies of every served kind', () => {
     expect(outcomes.refused).toBeGreaterThan(0);
 
     // Everything stored decodes into its Go types again, to itself.
-    for (const type of RESOURCE_TYPES) {
+    for (const type of builtInTypes()) {
       for (const object of c.sim.store.list(`${type.group}/${type.plural}`)) {
         const model = modelFor(type);
         expect(model, `client-node models ${type.kind}`).toBeDefined();
