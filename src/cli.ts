@@ -186,6 +186,11 @@ export async function buildProgram(argv = process.argv): Promise<Command> {
       '--restart-back-off-ms <ms>',
       "the first crash-loop back-off between container restarts (the kubelet's 10000)",
     )
+    .option(
+      '--authorization <mode>',
+      'always-allow (every request) or rbac (RBAC rules, as --authorization-mode=RBAC)',
+      'always-allow',
+    )
     .action(
       longRunning(
         async (options: {
@@ -195,7 +200,12 @@ export async function buildProgram(argv = process.argv): Promise<Command> {
           unpullableImage: string[];
           failingJobImage: string[];
           restartBackOffMs?: string;
+          authorization: string;
         }) => {
+          if (options.authorization !== 'always-allow' && options.authorization !== 'rbac') {
+            process.stderr.write('error: --authorization must be always-allow or rbac\n');
+            return EXIT.invalid;
+          }
           const port = options.port === undefined ? undefined : Number(options.port);
           if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
             process.stderr.write('error: --port must be a whole number from 0 to 65535\n');
@@ -226,6 +236,7 @@ export async function buildProgram(argv = process.argv): Promise<Command> {
               host: options.host,
               ...(port !== undefined ? { port } : {}),
               ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
+              authorization: options.authorization,
               settings: {
                 ...(options.unpullableImage.length > 0 ? { unpullableImages: options.unpullableImage } : {}),
                 ...(options.failingJobImage.length > 0 ? { failingJobImages: options.failingJobImage } : {}),

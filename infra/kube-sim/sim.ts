@@ -7,6 +7,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { ClusterIPAllocator } from './api/cluster-ip.ts';
 import { ApiService } from './api/service.ts';
+import { bootstrapPolicy } from './auth/bootstrap-policy.ts';
+import { type AuthorizationMode, requestAuth } from './auth/request-auth.ts';
+import { clusterCaPem, servingCert } from './auth/root-ca.ts';
+import { TokenIssuer } from './auth/tokens.ts';
 import { bootstrap } from './bootstrap.ts';
 import type { SimController } from './controllers/controller.ts';
 import { CronJobController } from './controllers/cronjob-controller.ts';
@@ -17,6 +21,7 @@ import { NamespaceController } from './controllers/namespace-controller.ts';
 import { PersistentVolumeBinder } from './controllers/persistent-volume-binder.ts';
 import { PodLifecycleController } from './controllers/pod-lifecycle.ts';
 import { ReplicaSetController } from './controllers/replicaset-controller.ts';
+import { ServiceAccountsController } from './controllers/serviceaccounts-controller.ts';
 import {
   applySettingsJson,
   type ControllerSettings,
@@ -68,6 +73,11 @@ export interface SimOptions {
    * garbage collector and the namespace controller always run (they are part of the API's semantics).
    */
   controllers?: boolean;
+  /**
+   * How requests are authorized: `always-allow` (default, every request) or `rbac` (RBAC rules,
+   * as --authorization-mode=RBAC; see auth/). Authentication is the same in both.
+   */
+  authorization?: AuthorizationMode;
 }
 
 export interface Sim {
@@ -93,6 +103,8 @@ export interface Sim {
   triggerCronJob(namespace: string, name: string): KubeObject;
   /** Writes every object and the resourceVersion counter to a JSON file (atomically, 0600, fsynced). */
   snapshot(path: string): void;
+  /** Signs ServiceAccount tokens (TokenRequest); tests issue expired ones with it. */
+  readonly tokens: TokenIssuer;
   /** Resolves when the simulated controllers have nothing left to do. */
   settle(): Promise<void>;
   stop(): Promise<void>;
@@ -117,6 +129,13 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const client = new SimClient(service, 'kube-sim');
   for (const object of store.dump()) clusterIPs.reserveFrom(object.object);
   bootstrap(client, settings);
+  bootstrapPolicy(client);
+  const tokens = new TokenIssuer();
+  // Always on, like the namespace controller: pods are refused without their ServiceAccount.
+  const serviceAccounts = new ServiceAccountsController(
+    { store, client: new SimClient(service, 'kube-controller-manager'), onError },
+    clusterCaPem(),
+  );
   const gc = new GarbageCollector(store, new SimClient(service, 'generic-garbage-collector'), onError);
   const namespaces = new NamespaceController(store, new SimClient(service, 'namespace-controller'), onError);
   // The node's container runtime: the kubelet starts processes in it, logs (and attach, exec) read them.
@@ -138,6 +157,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const requests = new RequestLog();
   const faults = new Faults();
   let http: HttpServer | undefined;
+  const tls = options.authorization === 'rbac' ? servingCert() : undefined;
 
   const admin = (method: string, path: string[], query: URLSearchParams, body: unknown): unknown => {
     const [what] = path;
@@ -196,6 +216,9 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       aggregatedDiscovery: options.aggregatedDiscovery ?? true,
       ...(durable ? { durable: () => durable.durable() } : {}),
+      auth: requestAuth(store, tokens, options.authorization ?? 'always-allow'),
+      // kubectl sends tokens only over TLS: with RBAC the simulator serves HTTPS.
+      ...(tls ? { tls } : {}),
     },
     options.host ?? '127.0.0.1',
     options.port ?? 0,
@@ -211,21 +234,23 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     client,
     settings,
     runtime,
+    tokens,
     triggerCronJob: (namespace, name) => {
       if (!cronJobs)
         throw new Error('this simulator runs without controllers (startSim({ controllers: false }))');
       return cronJobs.trigger(namespace, name);
     },
     snapshot: (path) => writeSnapshotFile(path, store),
-    kubeconfig: (namespace) => kubeconfigYaml(server.url, namespace),
+    kubeconfig: (namespace) => kubeconfigYaml(server.url, namespace, tls?.cert),
     writeKubeconfig: (path, namespace) =>
-      writeFileSync(path, kubeconfigYaml(server.url, namespace), { mode: 0o600 }),
+      writeFileSync(path, kubeconfigYaml(server.url, namespace, tls?.cert), { mode: 0o600 }),
     compact: () => store.compact(),
     dropWatches: () => server.dropWatches(),
     settle: async () => {
       for (let i = 0; i < 50; i++) {
         await gc.idle();
         await namespaces.idle();
+        await serviceAccounts.idle();
         for (const controller of controllers) await controller.idle();
         await new Promise((r) => setImmediate(r));
       }
@@ -233,6 +258,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     stop: async () => {
       gc.stop();
       namespaces.stop();
+      serviceAccounts.stop();
       for (const controller of controllers) controller.stop();
       runtime.stop();
       await server.close();

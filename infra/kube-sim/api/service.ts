@@ -22,6 +22,7 @@ import { generateName, normalize, prepareCreate, prepareUpdate } from './metadat
 import { type ApiRequest, writeOptions } from './request.ts';
 import { fromScale, toScale } from './scale.ts';
 import { foldStringData } from './secret-string-data.ts';
+import { admitPodServiceAccount } from './service-account-admission.ts';
 
 export const PATCH_TYPES = {
   json: 'application/json-patch+json',
@@ -124,10 +125,13 @@ export class ApiService {
     if (object.metadata.resourceVersion) {
       throw statusErrors.internal('resourceVersion should not be set on objects to be created');
     }
+    const requestedName = object.metadata.name || object.metadata.generateName || '';
     if (!object.metadata.name && object.metadata.generateName) {
       object.metadata.name = generateName(object.metadata.generateName);
     }
     this.admitNamespace(req, object);
+    if (req.type.group === '' && req.type.kind === 'Pod' && !req.subresource)
+      admitPodServiceAccount(this.store, object, requestedName);
     foldStringData(object);
     prepareCreate(req.type, object, new Date());
     applyDefaults(req.type, object, { allocateClusterIP: () => this.clusterIPs.allocate() });
@@ -238,6 +242,8 @@ export class ApiService {
       prepareCreate(req.type, created, new Date());
       applyDefaults(req.type, created, { allocateClusterIP: () => this.clusterIPs.allocate() });
       if (req.type.kind === 'Job') defaultJobSelector(created);
+      if (req.type.group === '' && req.type.kind === 'Pod')
+        admitPodServiceAccount(this.store, created, req.name!);
       this.throwIfInvalid(req.type, created, validateCreate(req.type, created));
       if (options.dryRun) return created;
       const stored = this.store.create(typeKey(req.type), normalize(created));

@@ -15,6 +15,9 @@ const GROUP_PACKAGES: Record<string, string> = {
   'coordination.k8s.io': 'k8s.io.api.coordination',
   'networking.k8s.io': 'k8s.io.api.networking',
   'storage.k8s.io': 'k8s.io.api.storage',
+  'rbac.authorization.k8s.io': 'k8s.io.api.rbac',
+  'authentication.k8s.io': 'k8s.io.api.authentication',
+  'authorization.k8s.io': 'k8s.io.api.authorization',
 };
 
 export const DELETE_OPTIONS = 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions';
