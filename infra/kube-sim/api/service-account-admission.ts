@@ -57,7 +57,9 @@ function projectedVolume(name: string) {
 export function admitPodServiceAccount(store: ObjectStore, pod: KubeObject, requestedName: string): void {
   // Mirror pods (static pods of a kubelet) are left alone.
   if (pod.metadata.annotations?.['kubernetes.io/config.mirror'] !== undefined) return;
-  const spec = ((pod as { spec?: PodSpec }).spec ??= {});
+  const holder = pod as { spec?: PodSpec };
+  holder.spec ??= {};
+  const spec = holder.spec;
   if (!spec.serviceAccountName) spec.serviceAccountName = spec.serviceAccount || 'default';
   const namespace = pod.metadata.namespace!;
   const sa = store.get(`/${SERVICE_ACCOUNTS.plural}`, namespace, spec.serviceAccountName);

@@ -51,7 +51,8 @@ function validateRule(rule: unknown, namespaced: boolean, path: string): FieldEr
 function validateRoleKind(role: unknown, namespaced: boolean): FieldError[] {
   const errs = validateObjectMeta(role, { namespaced, nameFn: nameIsPathSegment });
   const o = objOrEmpty(role);
-  list(o.rules).forEach((rule, i) => errs.push(...validateRule(rule, namespaced, `rules[${i}]`)));
+  for (const [i, rule] of list(o.rules).entries())
+    errs.push(...validateRule(rule, namespaced, `rules[${i}]`));
   if (!namespaced && o.aggregationRule !== undefined && o.aggregationRule !== null) {
     if (list(objOrEmpty(o.aggregationRule).clusterRoleSelectors).length === 0)
       errs.push(
@@ -99,7 +100,8 @@ function validateBindingKind(binding: unknown, namespaced: boolean): FieldError[
   else
     for (const msg of nameIsPathSegment(str(ref.name), false))
       errs.push(invalid('roleRef.name', str(ref.name), msg));
-  list(o.subjects).forEach((s, i) => errs.push(...validateSubject(s, namespaced, `subjects[${i}]`)));
+  for (const [i, s] of list(o.subjects).entries())
+    errs.push(...validateSubject(s, namespaced, `subjects[${i}]`));
   return errs;
 }
 
