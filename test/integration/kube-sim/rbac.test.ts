@@ -180,6 +180,33 @@ subjects:
     );
   });
 
+  it('keeps a binding roleRef immutable and checks rules, as upstream validation does', async () => {
+    const patched = await cli.kubectl([
+      'patch',
+      'rolebinding',
+      'reader-gets-secrets',
+      '-n',
+      'team',
+      '--type=merge',
+      '-p',
+      '{"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"view"}}',
+    ]);
+    expect(patched.code).not.toBe(0);
+    expect(patched.stderr).toContain('roleRef: Invalid value:');
+    expect(patched.stderr).toContain('cannot change roleRef');
+    const role = `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: broken, namespace: team}
+rules:
+  - resources: [pods]
+    verbs: [get]
+`;
+    const refused = await cli.kubectl(['create', '-f', cli.file('broken.yaml', role)]);
+    expect(refused.stderr).toContain(
+      'rules[0].apiGroups: Required value: resource rules must supply at least one api group',
+    );
+  });
+
   it('refuses short token lifetimes as upstream validation does', async () => {
     const short = await cli.kubectl(['create', 'token', 'reader', '-n', 'team', '--duration', '5m']);
     expect(short.code).not.toBe(0);
