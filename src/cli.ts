@@ -171,7 +171,12 @@ export async function buildProgram(argv = process.argv): Promise<Command> {
     .description('Run the Kubernetes API simulator (kube-sim) until SIGTERM/SIGINT; prints its URL')
     .option('--port <port>', 'port to listen on (default: a free one)')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--kubeconfig <file>', 'write a kubeconfig for kubectl, helm and client-node here');
+    .option('--kubeconfig <file>', 'write a kubeconfig for kubectl, helm and client-node here')
+    .option(
+      '--authorization <mode>',
+      'always-allow (every request) or rbac (RBAC rules, as --authorization-mode=RBAC)',
+      'always-allow',
+    );
   for (const f of settingFlags()) {
     if (f.kind === 'list')
       sim.option(`${f.flag} <value>`, f.help, (value: string, previous: string[] = []) => [
@@ -182,6 +187,11 @@ export async function buildProgram(argv = process.argv): Promise<Command> {
   }
   sim.action(
     longRunning(async (options: Record<string, string | string[] | undefined>) => {
+      const authorization = String(options.authorization);
+      if (authorization !== 'always-allow' && authorization !== 'rbac') {
+        process.stderr.write('error: --authorization must be always-allow or rbac\n');
+        return EXIT.invalid;
+      }
       const port = options.port === undefined ? undefined : Number(options.port);
       if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
         process.stderr.write('error: --port must be a whole number from 0 to 65535\n');
@@ -200,6 +210,7 @@ export async function buildProgram(argv = process.argv): Promise<Command> {
           host: String(options.host),
           ...(port !== undefined ? { port } : {}),
           ...(typeof options.kubeconfig === 'string' ? { kubeconfig: options.kubeconfig } : {}),
+          authorization,
           settings: settingsFromFlags(values),
         });
       } catch (err) {

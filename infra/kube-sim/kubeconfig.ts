@@ -7,11 +7,15 @@ import { stringify } from 'yaml';
 
 export const SIM_CONTEXT = 'kube-sim';
 
-export function kubeconfigYaml(server: string, namespace = 'default'): string {
+/** `caPem`: the CA of an HTTPS simulator (auth/root-ca.ts), which clients then verify it with. */
+export function kubeconfigYaml(server: string, namespace = 'default', caPem?: string): string {
+  const cluster = caPem
+    ? { server, 'certificate-authority-data': Buffer.from(caPem).toString('base64') }
+    : { server, 'insecure-skip-tls-verify': true };
   return stringify({
     apiVersion: 'v1',
     kind: 'Config',
-    clusters: [{ name: SIM_CONTEXT, cluster: { server, 'insecure-skip-tls-verify': true } }],
+    clusters: [{ name: SIM_CONTEXT, cluster }],
     users: [{ name: SIM_CONTEXT, user: { token: 'kube-sim' } }],
     contexts: [{ name: SIM_CONTEXT, context: { cluster: SIM_CONTEXT, user: SIM_CONTEXT, namespace } }],
     'current-context': SIM_CONTEXT,

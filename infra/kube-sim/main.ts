@@ -3,6 +3,8 @@
  * PATTERN]… [--restart-back-off-ms MS]`: a standalone simulator until SIGTERM/SIGINT. Settings
  * given here are checked before it starts; `POST /__sim/settings` changes them while it runs.
  */
+
+import type { AuthorizationMode } from './auth/request-auth.ts';
 import { applySettingsJson, defaultControllerSettings } from './controllers/settings.ts';
 import { startSim } from './sim.ts';
 
@@ -12,6 +14,8 @@ export async function runSim(options: {
   kubeconfig?: string;
   /** Controller settings as the admin API takes them (`{ unpullableImages: [...] }`). */
   settings?: Record<string, unknown>;
+  /** --authorization: always-allow (default) or rbac. */
+  authorization?: AuthorizationMode;
 }): Promise<void> {
   // Refused before anything listens (a SettingsError names the setting).
   const settings = defaultControllerSettings();
@@ -21,6 +25,7 @@ export async function runSim(options: {
     ...(options.host ? { host: options.host } : {}),
     ...(options.kubeconfig ? { kubeconfigPath: options.kubeconfig } : {}),
     settings,
+    ...(options.authorization ? { authorization: options.authorization } : {}),
   }).catch((err: NodeJS.ErrnoException) => {
     // One line naming the address and the option that chooses it, instead of Node's listen error.
     if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;

@@ -4,7 +4,7 @@
  */
 
 export interface SubresourceType {
-  name: 'status' | 'scale' | 'log' | 'finalize' | 'exec' | 'attach';
+  name: 'status' | 'scale' | 'log' | 'finalize' | 'exec' | 'attach' | 'token';
   /** Kind of the subresource's body, when it is not the parent's own kind (scale → autoscaling/v1 Scale). */
   kind?: string;
   group?: string;
@@ -98,7 +98,19 @@ export const RESOURCE_TYPES: ResourceType[] = [
     ],
   }),
   type('', 'v1', 'Secret', 'secrets'),
-  type('', 'v1', 'ServiceAccount', 'serviceaccounts', { shortNames: ['sa'] }),
+  type('', 'v1', 'ServiceAccount', 'serviceaccounts', {
+    shortNames: ['sa'],
+    // TokenRequest (auth/reviews.ts), as upstream's discovery lists it.
+    subresources: [
+      {
+        name: 'token',
+        kind: 'TokenRequest',
+        group: 'authentication.k8s.io',
+        version: 'v1',
+        verbs: ['create'],
+      },
+    ],
+  }),
   type('', 'v1', 'Service', 'services', {
     shortNames: ['svc'],
     categories: ['all'],
@@ -160,6 +172,30 @@ export const RESOURCE_TYPES: ResourceType[] = [
     subresources: [STATUS],
   }),
   type('networking.k8s.io', 'v1', 'IngressClass', 'ingressclasses', { namespaced: false }),
+  // RBAC and the review kinds (auth/): the reviews are create-only and never stored.
+  type('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', { namespaced: false }),
+  type('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', { namespaced: false }),
+  type('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings'),
+  type('rbac.authorization.k8s.io', 'v1', 'Role', 'roles'),
+  type('authentication.k8s.io', 'v1', 'SelfSubjectReview', 'selfsubjectreviews', {
+    namespaced: false,
+    verbs: ['create'],
+  }),
+  type('authorization.k8s.io', 'v1', 'LocalSubjectAccessReview', 'localsubjectaccessreviews', {
+    verbs: ['create'],
+  }),
+  type('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', {
+    namespaced: false,
+    verbs: ['create'],
+  }),
+  type('authorization.k8s.io', 'v1', 'SelfSubjectRulesReview', 'selfsubjectrulesreviews', {
+    namespaced: false,
+    verbs: ['create'],
+  }),
+  type('authorization.k8s.io', 'v1', 'SubjectAccessReview', 'subjectaccessreviews', {
+    namespaced: false,
+    verbs: ['create'],
+  }),
 ];
 
 export function groupVersion(type: { group: string; version: string }): string {

@@ -7,6 +7,10 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { ClusterIPAllocator } from './api/cluster-ip.ts';
 import { ApiService } from './api/service.ts';
+import { bootstrapPolicy } from './auth/bootstrap-policy.ts';
+import { type AuthorizationMode, requestAuth } from './auth/request-auth.ts';
+import { clusterCaPem, servingCert } from './auth/root-ca.ts';
+import { TokenIssuer } from './auth/tokens.ts';
 import { bootstrap } from './bootstrap.ts';
 import type { SimController } from './controllers/controller.ts';
 import { CronJobController } from './controllers/cronjob-controller.ts';
@@ -22,6 +26,7 @@ import { NodeController } from './controllers/node-controller.ts';
 import { PersistentVolumeBinder } from './controllers/persistent-volume-binder.ts';
 import { PodLifecycleController } from './controllers/pod-lifecycle.ts';
 import { ReplicaSetController } from './controllers/replicaset-controller.ts';
+import { ServiceAccountsController } from './controllers/serviceaccounts-controller.ts';
 import {
   applySettingsJson,
   type ControllerSettings,
@@ -76,6 +81,11 @@ export interface SimOptions {
    * garbage collector and the namespace controller always run (they are part of the API's semantics).
    */
   controllers?: boolean;
+  /**
+   * How requests are authorized: `always-allow` (default, every request) or `rbac` (RBAC rules,
+   * as --authorization-mode=RBAC; see auth/). Authentication is the same in both.
+   */
+  authorization?: AuthorizationMode;
 }
 
 export interface Sim {
@@ -101,6 +111,8 @@ export interface Sim {
   triggerCronJob(namespace: string, name: string): KubeObject;
   /** Writes every object and the resourceVersion counter to a JSON file (atomically, 0600, fsynced). */
   snapshot(path: string): void;
+  /** Signs ServiceAccount tokens (TokenRequest); tests issue expired ones with it. */
+  readonly tokens: TokenIssuer;
   /** Resolves when the simulated controllers have nothing left to do. */
   settle(): Promise<void>;
   stop(): Promise<void>;
@@ -125,6 +137,13 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const client = new SimClient(service, 'kube-sim');
   for (const object of store.dump()) clusterIPs.reserveFrom(object.object);
   bootstrap(client, settings);
+  bootstrapPolicy(client);
+  const tokens = new TokenIssuer();
+  // Always on, like the namespace controller: pods are refused without their ServiceAccount.
+  const serviceAccounts = new ServiceAccountsController(
+    { store, client: new SimClient(service, 'kube-controller-manager'), onError },
+    clusterCaPem(),
+  );
   const gc = new GarbageCollector(store, new SimClient(service, 'generic-garbage-collector'), onError);
   const namespaces = new NamespaceController(store, new SimClient(service, 'namespace-controller'), onError);
   // Serves the custom resources of CustomResourceDefinitions: API semantics, so always running.
@@ -161,6 +180,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
   const requests = new RequestLog();
   const faults = new Faults();
   let http: HttpServer | undefined;
+  const tls = options.authorization === 'rbac' ? servingCert() : undefined;
 
   const admin = (method: string, path: string[], query: URLSearchParams, body: unknown): unknown => {
     const [what] = path;
@@ -219,6 +239,9 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
       aggregatedDiscovery: options.aggregatedDiscovery ?? true,
       ...(durable ? { durable: () => durable.durable() } : {}),
+      auth: requestAuth(store, tokens, options.authorization ?? 'always-allow'),
+      // kubectl sends tokens only over TLS: with RBAC the simulator serves HTTPS.
+      ...(tls ? { tls } : {}),
     },
     options.host ?? '127.0.0.1',
     options.port ?? 0,
@@ -234,15 +257,16 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
     client,
     settings,
     runtime,
+    tokens,
     triggerCronJob: (namespace, name) => {
       if (!cronJobs)
         throw new Error('this simulator runs without controllers (startSim({ controllers: false }))');
       return cronJobs.trigger(namespace, name);
     },
     snapshot: (path) => writeSnapshotFile(path, store),
-    kubeconfig: (namespace) => kubeconfigYaml(server.url, namespace),
+    kubeconfig: (namespace) => kubeconfigYaml(server.url, namespace, tls?.cert),
     writeKubeconfig: (path, namespace) =>
-      writeFileSync(path, kubeconfigYaml(server.url, namespace), { mode: 0o600 }),
+      writeFileSync(path, kubeconfigYaml(server.url, namespace, tls?.cert), { mode: 0o600 }),
     compact: () => store.compact(),
     dropWatches: () => server.dropWatches(),
     settle: async () => {
@@ -252,6 +276,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
         await crds.idle();
 
         await protection.idle();
+        await serviceAccounts.idle();
         for (const controller of controllers) await controller.idle();
         await new Promise((r) => setImmediate(r));
       }
@@ -262,6 +287,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
       crds.stop();
 
       protection.stop();
+      serviceAccounts.stop();
       for (const controller of controllers) controller.stop();
       runtime.stop();
       await server.close();

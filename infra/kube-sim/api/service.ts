@@ -29,6 +29,7 @@ import { generateName, normalize, prepareCreate, prepareUpdate } from './metadat
 import { type ApiRequest, writeOptions } from './request.ts';
 import { fromScale, toScale } from './scale.ts';
 import { foldStringData } from './secret-string-data.ts';
+import { admitPodServiceAccount } from './service-account-admission.ts';
 
 export const PATCH_TYPES = {
   json: 'application/json-patch+json',
@@ -134,11 +135,14 @@ export class ApiService {
     if (object.metadata.resourceVersion) {
       throw statusErrors.internal('resourceVersion should not be set on objects to be created');
     }
+    const requestedName = object.metadata.name || object.metadata.generateName || '';
     if (!object.metadata.name && object.metadata.generateName) {
       object.metadata.name = generateName(object.metadata.generateName);
     }
     this.admitNamespace(req, object);
     this.admitCreate(req.type, object);
+    if (req.type.group === '' && req.type.kind === 'Pod' && !req.subresource)
+      admitPodServiceAccount(this.store, object, requestedName);
     foldStringData(object);
     prepareCreate(req.type, object, new Date());
     applyDefaults(req.type, object, this.clusterIPs.picker());
@@ -266,6 +270,8 @@ export class ApiService {
       prepareCreate(req.type, created, new Date());
       applyDefaults(req.type, created, this.clusterIPs.picker());
       if (req.type.kind === 'Job') defaultJobSelector(created);
+      if (req.type.group === '' && req.type.kind === 'Pod')
+        admitPodServiceAccount(this.store, created, req.name!);
       this.throwIfInvalid(req.type, created, validateCreate(req.type, created));
       this.throwIfInvalid(req.type, created, this.clusterIPs.verify(created));
       if (options.dryRun) return created;

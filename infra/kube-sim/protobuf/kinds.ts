@@ -17,6 +17,9 @@ const GROUP_PACKAGES: Record<string, string> = {
   'discovery.k8s.io': 'k8s.io.api.discovery',
   'networking.k8s.io': 'k8s.io.api.networking',
   'storage.k8s.io': 'k8s.io.api.storage',
+  'rbac.authorization.k8s.io': 'k8s.io.api.rbac',
+  'authentication.k8s.io': 'k8s.io.api.authentication',
+  'authorization.k8s.io': 'k8s.io.api.authorization',
 };
 
 export const DELETE_OPTIONS = 'k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions';

@@ -4,6 +4,7 @@
  * kube-apiserver does, and records every request in the request log.
  */
 import { createServer, type IncomingMessage, type Server, ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { parse as parseYaml } from 'yaml';
@@ -70,6 +71,16 @@ export interface HttpServerDeps {
    * pending). A write is answered only after it, so "created" means "survives a crash".
    */
   durable?: () => Promise<void> | undefined;
+  /**
+   * Authentication and authorization before routing (auth/request-auth.ts): returns the user or
+   * throws the 401/403 StatusError; `create` answers the review kinds and TokenRequest.
+   */
+  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
+  tls?: { key: string; cert: string };
+  auth?: {
+    check(req: IncomingMessage, r: Route, verb: Verb, path: string, query: URLSearchParams): unknown;
+    create(r: Route & { kind: 'resource' }, body: unknown, user: unknown): unknown;
+  };
 }
 
 export interface HttpServer {
@@ -219,6 +230,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     received: Promise<Buffer>,
     upgrade: Upgrade | undefined,
     traffic: Traffic,
+    user: unknown,
   ): Promise<HttpAnswer | undefined> {
     const method = req.method ?? 'GET';
     switch (r.kind) {
@@ -340,10 +352,16 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         return undefined;
       }
       case 'create': {
+        if (r.subresource === 'token' && deps.auth) {
+          const body = parseBody(await received, req.headers['content-type'], false);
+          return new HttpAnswer(201, deps.auth.create(r, body, user));
+        }
         if (r.name !== undefined) throw statusErrors.methodNotAllowed();
         const duplicates: string[] = [];
         const numbers = new Map<string, string>();
         const body = parseBody(await received, req.headers['content-type'], false, duplicates, numbers);
+        const review = deps.auth?.create(r, body, user);
+        if (review !== undefined) return new HttpAnswer(201, review);
         const created = deps.service.create(
           { ...apiReq, duplicateFields: duplicates, numberLiterals: numbers },
           body,
@@ -499,8 +517,10 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         }
         throw statusErrors.internal('injected fault');
       }
+      // kube-apiserver's filter chain: authentication, then authorization, then the handler.
+      const user = r.kind === 'admin' ? undefined : deps.auth?.check(req, r, verb, url.pathname, query);
       const requestWarnings: string[] = [];
-      const answering = dispatch(req, res, r, query, verb, requestWarnings, received, upgrade, traffic);
+      const answering = dispatch(req, res, r, query, verb, requestWarnings, received, upgrade, traffic, user);
       const answer = await (durable ? answering.finally(durable) : answering);
       if (answer) send(answer, requestWarnings);
     };
@@ -510,7 +530,9 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     run().catch(fail);
   };
 
-  const server: Server = createServer((req, res) => handle(req, res));
+  const server: Server = deps.tls
+    ? createTlsServer(deps.tls, (req, res) => handle(req, res))
+    : createServer((req, res) => handle(req, res));
   // Node hands an upgrade request (WebSocket, SPDY) over with its socket and no response object:
   // one is made, so the request goes the same way (faults, Status errors, the request log), and
   // exec and attach may take the socket over. An answer that is not an upgrade ends the connection.
@@ -538,7 +560,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  baseUrl = `http://${host}:${address.port}`;
+  baseUrl = `${deps.tls ? 'https' : 'http'}://${host}:${address.port}`;
   serverAddress = `${host}:${address.port}`;
   return {
     url: baseUrl,

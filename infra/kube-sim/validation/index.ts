@@ -45,6 +45,16 @@ import { validateNamespace, validateNamespaceStatusUpdate, validateNamespaceUpda
 import { validatePodCreate, validatePodStatusUpdate, validatePodUpdate } from './pod.ts';
 import { validatePV, validatePVUpdate } from './pv.ts';
 import { validatePVC, validatePVCStatusUpdate, validatePVCUpdate } from './pvc.ts';
+import {
+  validateClusterRole,
+  validateClusterRoleBinding,
+  validateClusterRoleBindingUpdate,
+  validateClusterRoleUpdate,
+  validateRole,
+  validateRoleBinding,
+  validateRoleBindingUpdate,
+  validateRoleUpdate,
+} from './rbac.ts';
 import { validateSecret, validateSecretUpdate } from './secret.ts';
 import { validateServiceCreate, validateServiceStatusUpdate, validateServiceUpdate } from './service.ts';
 import { validateStorageClass, validateStorageClassUpdate } from './storageclass.ts';
@@ -131,6 +141,13 @@ const KINDS: Record<string, KindValidation> = {
     status: validatePDBStatusUpdate,
   },
   'networking.k8s.io/IngressClass': { create: validateIngressClass, update: validateIngressClassUpdate },
+  'rbac.authorization.k8s.io/Role': { create: validateRole, update: validateRoleUpdate },
+  'rbac.authorization.k8s.io/ClusterRole': { create: validateClusterRole, update: validateClusterRoleUpdate },
+  'rbac.authorization.k8s.io/RoleBinding': { create: validateRoleBinding, update: validateRoleBindingUpdate },
+  'rbac.authorization.k8s.io/ClusterRoleBinding': {
+    create: validateClusterRoleBinding,
+    update: validateClusterRoleBindingUpdate,
+  },
 };
 
 function kindOf(type: ResourceType): KindValidation | undefined {

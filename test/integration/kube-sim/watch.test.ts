@@ -15,6 +15,8 @@ interface Seen {
   object: Record<string, unknown>;
 }
 
+const ROOT_CA = 'kube-root-ca.crt';
+
 describe('kube-sim watch', () => {
   let c: SimClients;
   const ns = 'watching';
@@ -33,6 +35,8 @@ describe('kube-sim watch', () => {
       path,
       query,
       (type, object: { metadata?: { name?: string; resourceVersion?: string } }) => {
+        // Every namespace has the root CA ConfigMap (rootcacertpublisher), as on a real cluster.
+        if (object.metadata?.name === ROOT_CA) return;
         seen.push({
           type,
           ...(object.metadata?.name ? { name: object.metadata.name } : {}),
@@ -160,6 +164,7 @@ describe('kube-sim watch', () => {
       informer
         .list()
         .map((o) => o.metadata!.name)
+        .filter((name) => name !== ROOT_CA)
         .sort();
 
     await c.core.createNamespacedConfigMap({ namespace: 'informed', body: { metadata: { name: 'one' } } });

@@ -1499,6 +1499,118 @@ const KIND_CASES: KindCase[] = [
       dryRun: ['All'],
     },
   },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    about: 'rules with resourceNames',
+    proto: {
+      metadata: meta('reader', 'team'),
+      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['db'] }],
+    },
+    json: {
+      metadata: { name: 'reader', namespace: 'team', creationTimestamp: null },
+      rules: [{ verbs: ['get'], apiGroups: [''], resources: ['secrets'], resourceNames: ['db'] }],
+    },
+  },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    about: 'non-resource URLs and an aggregationRule',
+    proto: {
+      metadata: meta('viewer'),
+      rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { agg: 'true' } }] },
+    },
+    json: {
+      metadata: { name: 'viewer', creationTimestamp: null },
+      rules: [{ verbs: ['get'], nonResourceURLs: ['/healthz'] }],
+      aggregationRule: { clusterRoleSelectors: [{ matchLabels: { agg: 'true' } }] },
+    },
+  },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    about: 'a ServiceAccount subject',
+    proto: {
+      metadata: meta('reader', 'team'),
+      subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: 'team' }],
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+    },
+    json: {
+      metadata: { name: 'reader', namespace: 'team', creationTimestamp: null },
+      subjects: [{ kind: 'ServiceAccount', name: 'reader', namespace: 'team' }],
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'reader' },
+    },
+  },
+  {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    about: 'a Group subject',
+    proto: {
+      metadata: meta('readers'),
+      subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'readers' }],
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    },
+    json: {
+      metadata: { name: 'readers', creationTimestamp: null },
+      subjects: [{ kind: 'Group', apiGroup: 'rbac.authorization.k8s.io', name: 'readers' }],
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+    },
+  },
+  {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectAccessReview',
+    about: 'kubectl auth can-i',
+    proto: { spec: { resourceAttributes: { namespace: 'team', verb: 'get', resource: 'secrets' } } },
+    json: {
+      metadata: { creationTimestamp: null },
+      spec: { resourceAttributes: { namespace: 'team', verb: 'get', resource: 'secrets' } },
+      status: { allowed: false },
+    },
+  },
+  {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SubjectAccessReview',
+    about: 'a non-resource review for a user',
+    proto: { spec: { user: 'ann', groups: ['devs'], nonResourceAttributes: { path: '/api', verb: 'get' } } },
+    json: {
+      metadata: { creationTimestamp: null },
+      spec: { nonResourceAttributes: { path: '/api', verb: 'get' }, user: 'ann', groups: ['devs'] },
+      status: { allowed: false },
+    },
+  },
+  {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'LocalSubjectAccessReview',
+    about: 'a namespaced review',
+    proto: {
+      metadata: meta('', 'team'),
+      spec: { user: 'ann', resourceAttributes: { namespace: 'team', verb: 'list', resource: 'pods' } },
+    },
+    json: {
+      metadata: { namespace: 'team', creationTimestamp: null },
+      spec: { resourceAttributes: { namespace: 'team', verb: 'list', resource: 'pods' }, user: 'ann' },
+      status: { allowed: false },
+    },
+  },
+  {
+    apiVersion: 'authorization.k8s.io/v1',
+    kind: 'SelfSubjectRulesReview',
+    about: 'kubectl auth can-i --list',
+    proto: { spec: { namespace: 'team' } },
+    json: {
+      metadata: { creationTimestamp: null },
+      spec: { namespace: 'team' },
+      status: { incomplete: false },
+    },
+  },
+  {
+    apiVersion: 'authentication.k8s.io/v1',
+    kind: 'SelfSubjectReview',
+    about: 'kubectl auth whoami',
+    proto: { metadata: meta('') },
+    json: { metadata: { creationTimestamp: null }, status: { userInfo: {} } },
+  },
 ];
 
 describe('decodeProtobuf: bodies the real kubectl and helm sent', () => {
@@ -1687,7 +1799,7 @@ describe('decodeProtobuf: errors', () => {
     for (const [apiVersion, kind] of [
       ['node.k8s.io/v1', 'RuntimeClass'],
       ['extensions/v1beta1', 'Deployment'],
-      ['rbac.authorization.k8s.io/v1', 'Role'],
+      ['policy/v1', 'PodDisruptionBudget'],
     ]) {
       const status = statusOf(envelope(apiVersion!, kind!, new Uint8Array()));
       expect(status).toMatchObject({ code: 415, reason: 'UnsupportedMediaType', kind });

@@ -23,6 +23,12 @@ message DeleteOptions {
   optional bool ignoreStoreReadErrorWithClusterBreakingPotential = 6;
 }
 
+message FieldSelectorRequirement {
+  optional string key = 1 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  optional string operator = 2 [(gogoproto.nullable) = false, (kubesim.json_omitempty) = false];
+  repeated string values = 3;
+}
+
 message FieldsV1 {
   optional bytes Raw = 1;
 }
