@@ -454,6 +454,57 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       },
     ],
   }),
+  Role: () => ({
+    valid: {
+      rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'], resourceNames: ['a'] }],
+    },
+    edges: [{}, { rules: [] }, { rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] }],
+  }),
+  ClusterRole: () => ({
+    valid: { rules: [{ nonResourceURLs: ['/healthz', '/metrics'], verbs: ['get'] }] },
+    edges: [
+      {},
+      // Aggregated: stored and validated; nothing computes the rules, so nothing loops on them.
+      { aggregationRule: { clusterRoleSelectors: [{ matchLabels: { 'example.com/aggregate': 'true' } }] } },
+    ],
+  }),
+  RoleBinding: (namespace) => ({
+    valid: {
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'missing' },
+      subjects: [{ kind: 'ServiceAccount', name: 'default', namespace }],
+    },
+    edges: [
+      { roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' } },
+      {
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'edit' },
+        subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'jane' }],
+      },
+    ],
+  }),
+  ClusterRoleBinding: () => ({
+    valid: {
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'readers' }],
+    },
+    edges: [{ roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'missing' } }],
+  }),
+  // The review kinds are answered, never stored (create only).
+  SelfSubjectReview: () => ({ valid: {}, edges: [{ spec: {} }] }),
+  SelfSubjectAccessReview: (namespace) => ({
+    valid: { spec: { resourceAttributes: { namespace, verb: 'get', resource: 'pods' } } },
+    edges: [{ spec: { nonResourceAttributes: { path: '/healthz', verb: 'get' } } }],
+  }),
+  LocalSubjectAccessReview: (namespace) => ({
+    valid: { spec: { user: 'jane', resourceAttributes: { namespace, verb: 'list', resource: 'secrets' } } },
+    edges: [
+      { spec: { groups: ['readers'], resourceAttributes: { namespace, verb: 'get', resource: 'pods' } } },
+    ],
+  }),
+  SelfSubjectRulesReview: (namespace) => ({ valid: { spec: { namespace } }, edges: [] }),
+  SubjectAccessReview: () => ({
+    valid: { spec: { user: 'jane', resourceAttributes: { verb: 'list', resource: 'secrets' } } },
+    edges: [{ spec: { user: 'system:anonymous', nonResourceAttributes: { path: '/version', verb: 'get' } } }],
+  }),
 };
 
 /** The fixture of a kind, or an error telling whoever added the kind to add one. */

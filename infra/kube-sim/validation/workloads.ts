@@ -47,7 +47,7 @@ function validateSelectorAndTemplate(spec: JsonObject, kind: 'StatefulSet' | 'Da
         '`selector` does not match template `labels`',
       ),
     );
-  errs.push(...validatePodTemplateSpec(template, 'spec.template'));
+  errs.push(...validatePodTemplateSpec(withClaimVolumes(template, spec), 'spec.template'));
   const podSpec = objOrEmpty(template.spec);
   const restartPolicy = str(podSpec.restartPolicy);
   if (restartPolicy !== 'Always')
@@ -60,6 +60,26 @@ function validateSelectorAndTemplate(spec: JsonObject, kind: 'StatefulSet' | 'Da
       ),
     );
   return errs;
+}
+
+/**
+ * A StatefulSet's containers mount its volumeClaimTemplates by name, and those are not volumes of
+ * the template: upstream's ValidatePodTemplateSpecForStatefulSet leaves the pod spec unvalidated
+ * for that reason ("check that the union of the given volumes and volumeClaims match volume mounts"),
+ * so the template is checked here with a volume standing for each claim template (the Pods the
+ * controller creates get the real persistentVolumeClaim volumes).
+ */
+function withClaimVolumes(template: JsonObject, spec: JsonObject): JsonObject {
+  const claims = Array.isArray(spec.volumeClaimTemplates) ? spec.volumeClaimTemplates : [];
+  const names = claims.map((c) => str(objOrEmpty(objOrEmpty(c).metadata).name)).filter(Boolean);
+  if (names.length === 0) return template;
+  const podSpec = objOrEmpty(template.spec);
+  const volumes = Array.isArray(podSpec.volumes) ? podSpec.volumes : [];
+  const given = new Set(volumes.map((v) => str(objOrEmpty(v).name)));
+  const standIns = names
+    .filter((name) => !given.has(name))
+    .map((name) => ({ name, persistentVolumeClaim: { claimName: name } }));
+  return { ...template, spec: { ...podSpec, volumes: [...volumes, ...standIns] } };
 }
 
 function validateRetentionPolicy(value: unknown, path: Path): FieldError[] {

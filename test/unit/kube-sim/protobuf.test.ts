@@ -1799,7 +1799,7 @@ describe('decodeProtobuf: errors', () => {
     for (const [apiVersion, kind] of [
       ['node.k8s.io/v1', 'RuntimeClass'],
       ['extensions/v1beta1', 'Deployment'],
-      ['policy/v1', 'PodDisruptionBudget'],
+      ['policy/v1beta1', 'PodSecurityPolicy'],
     ]) {
       const status = statusOf(envelope(apiVersion!, kind!, new Uint8Array()));
       expect(status).toMatchObject({ code: 415, reason: 'UnsupportedMediaType', kind });
