@@ -30,6 +30,7 @@ import { roleBindingPrinter, rolePrinter } from './rbac.ts';
 import { pvcPrinter, pvPrinter, storageClassPrinter } from './storage.ts';
 import { column, NAME_COLUMN, type Printer } from './table.ts';
 import {
+  controllerRevisionPrinter,
   cronJobPrinter,
   daemonSetPrinter,
   deploymentPrinter,
@@ -70,6 +71,7 @@ const BUILT_IN: Record<string, Printer> = {
   'rbac.authorization.k8s.io/ClusterRole': rolePrinter,
   'rbac.authorization.k8s.io/RoleBinding': roleBindingPrinter,
   'rbac.authorization.k8s.io/ClusterRoleBinding': roleBindingPrinter,
+  'apps/ControllerRevision': controllerRevisionPrinter,
 };
 
 /** DefaultTableConvertor: the name, and the creation time as an RFC 3339 date. */

@@ -337,3 +337,30 @@ export const pdbPrinter: Printer = {
     age(pdb, now),
   ],
 };
+
+/**
+ * printControllerRevision: the controlling owner as `kind.group/name` (formatResourceName with the
+ * kind, lower-cased), `<none>` without one, and the revision number.
+ */
+export const controllerRevisionPrinter: Printer = {
+  columns: [
+    NAME_COLUMN,
+    column('Controller', 'string', 'Controller of the object'),
+    column('Revision', 'integer', 'Revision indicates the revision of the state represented by Data.'),
+    AGE_COLUMN,
+  ],
+  cells: (rev, now) => {
+    const owners = (rev.metadata?.ownerReferences ?? []) as {
+      apiVersion?: string;
+      kind?: string;
+      name?: string;
+      controller?: boolean;
+    }[];
+    const owner = owners.find((o) => o.controller === true);
+    const group = owner?.apiVersion?.includes('/') ? owner.apiVersion.split('/')[0] : '';
+    const controller = owner
+      ? `${String(owner.kind ?? '').toLowerCase()}${group ? `.${group}` : ''}/${owner.name ?? ''}`
+      : '<none>';
+    return [name(rev), controller, typeof rev.revision === 'number' ? rev.revision : 0, age(rev, now)];
+  },
+};

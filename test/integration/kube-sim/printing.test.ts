@@ -198,6 +198,114 @@ spec:
   holderIdentity: web-0
 `;
 
+/** One object of each kind kube-sim part 3 added (issue 16). */
+const PART3_MANIFESTS = `apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+  namespace: shop
+spec:
+  serviceName: db
+  replicas: 1
+  selector:
+    matchLabels:
+      app: db
+  template:
+    metadata:
+      labels:
+        app: db
+    spec:
+      containers:
+        - name: db
+          image: postgres:16
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: agent
+  namespace: shop
+spec:
+  selector:
+    matchLabels:
+      app: agent
+  template:
+    metadata:
+      labels:
+        app: agent
+    spec:
+      containers:
+        - name: agent
+          image: busybox:1.36
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: web
+  namespace: shop
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: web
+  minReplicas: 1
+  maxReplicas: 3
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: web
+  namespace: shop
+spec:
+  minAvailable: 1
+  selector:
+    matchLabels:
+      app: web
+---
+apiVersion: networking.k8s.io/v1
+kind: IngressClass
+metadata:
+  name: nginx
+spec:
+  controller: k8s.io/ingress-nginx
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: reader
+  namespace: shop
+rules:
+  - apiGroups: [""]
+    resources: ["secrets"]
+    verbs: ["get"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: read
+  namespace: shop
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: reader
+subjects:
+  - kind: ServiceAccount
+    name: default
+    namespace: shop
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: readers
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: view
+subjects:
+  - apiGroup: rbac.authorization.k8s.io
+    kind: Group
+    name: readers
+`;
+
 /** The header line of a kubectl table, split on its column gaps. */
 const header = (stdout: string) =>
   stdout
@@ -333,6 +441,54 @@ describe('server-side printing', () => {
     expect(got.stdout).toMatch(
       /storageclass\.storage\.k8s\.io\/slow\s+example\.com\/slow\s+Delete\s+Immediate\s+false\s+/,
     );
+  });
+
+  it('prints the kinds of kube-sim part 3 with upstream headers', async () => {
+    const applied = await cli.kubectl(['apply', '-f', cli.file('part3.yaml', PART3_MANIFESTS)]);
+    expect(applied.stderr).toBe('');
+    const got = await cli.kubectl([
+      'get',
+      'sts,ds,controllerrevisions,hpa,pdb,ep,endpointslices,roles,rolebindings',
+      '-n',
+      'shop',
+    ]);
+    expect(got.stderr).toBe('');
+    // printers.go statefulSet, daemonSet, controllerRevision, horizontalPodAutoscaler,
+    // podDisruptionBudget, endpoints, endpointSlice, role and roleBinding column definitions.
+    expect(headers(got.stdout)).toEqual([
+      ['NAME', 'READY', 'AGE'],
+      ['NAME', 'DESIRED', 'CURRENT', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'NODE SELECTOR', 'AGE'],
+      ['NAME', 'CONTROLLER', 'REVISION', 'AGE'],
+      ['NAME', 'REFERENCE', 'TARGETS', 'MINPODS', 'MAXPODS', 'REPLICAS', 'AGE'],
+      ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'],
+      ['NAME', 'ENDPOINTS', 'AGE'],
+      ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE'],
+      ['NAME', 'CREATED AT'],
+      ['NAME', 'ROLE', 'AGE'],
+    ]);
+    expect(got.stdout).toMatch(/horizontalpodautoscaler\.autoscaling\/web\s+Deployment\/web\s+/);
+    expect(got.stdout).toMatch(/rolebinding\.rbac\.authorization\.k8s\.io\/read\s+Role\/reader\s+/);
+
+    const cluster = await cli.kubectl(['get', 'nodes,ingressclasses']);
+    expect(cluster.stderr).toBe('');
+    // printers.go node, ingressClass, clusterRole and clusterRoleBinding column definitions.
+    expect(headers(cluster.stdout)).toEqual([
+      ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION'],
+      ['NAME', 'CONTROLLER', 'PARAMETERS', 'AGE'],
+    ]);
+    expect(header((await cli.kubectl(['get', 'clusterrole', 'view'])).stdout)).toEqual([
+      'NAME',
+      'CREATED AT',
+    ]);
+    expect(header((await cli.kubectl(['get', 'clusterrolebinding', 'readers'])).stdout)).toEqual([
+      'NAME',
+      'ROLE',
+      'AGE',
+    ]);
+    expect(cluster.stdout).toMatch(/node\/kube-sim-node\s+Ready\s+<none>\s+\S+\s+v1\.33/);
+
+    const wide = await cli.kubectl(['get', 'rolebindings', '-n', 'shop', '-o', 'wide']);
+    expect(header(wide.stdout)).toEqual(['NAME', 'ROLE', 'AGE', 'USERS', 'GROUPS', 'SERVICEACCOUNTS']);
   });
 
   it('kubectl get pods -w prints rows as they come', async () => {
