@@ -29,6 +29,8 @@ const HELP: Record<string, string> = {
   failingJobImages: 'an image whose Job containers exit 1 when kube-sim cannot run their command; repeatable',
   restartBackOffMs: "the first crash-loop back-off between container restarts (the kubelet's 10000)",
   restartBackOffMaxMs: "the longest crash-loop back-off (the kubelet's 300000)",
+  jobBackOffBaseMs: "the Job controller's first delay before replacing failed Pods (upstream's 10000)",
+  jobBackOffMaxMs: "the Job controller's longest delay before replacing failed Pods (upstream's 600000)",
   privateRegistries: 'a registry host whose pulls need credentials in an existing pull Secret; repeatable',
 };
 

@@ -18,6 +18,9 @@ export interface SimClients {
 export async function startSimWithClients(options: SimOptions = {}): Promise<SimClients> {
   const sim = await startSim({
     ...options,
+    // The Job controller's retry back-off is upstream's 10 s by default; tests that are not about
+    // it should not wait for it, so the fixture makes it short (a test may set its own).
+    settings: { jobBackOffBaseMs: 20, jobBackOffMaxMs: 200, ...options.settings },
     onControllerError: options.onControllerError ?? (() => undefined),
   });
   const kc = new k8s.KubeConfig();

@@ -42,6 +42,7 @@ export interface JobSpec {
   completionMode?: string;
   podReplacementPolicy?: string;
   managedBy?: string;
+  podFailurePolicy?: unknown;
   template: PodTemplate;
 }
 

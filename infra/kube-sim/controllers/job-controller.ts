@@ -18,8 +18,13 @@
  * - `ttlSecondsAfterFinished`: the Job is deleted that long after its Complete/Failed condition's
  *   lastTransitionTime, with propagation Foreground and a UID precondition (processJob), so the
  *   garbage collector removes its pods first.
- * Not simulated: pod backoff delays between retries, Indexed completion, podFailurePolicy,
- * successPolicy, backoffLimitPerIndex, adoption of orphan pods matching the selector.
+ * - `podFailurePolicy` (job-failure-policy.ts): a failed pod matching a FailJob rule fails the Job
+ *   (FailureTarget then Failed, reason PodFailurePolicy) ahead of the backoffLimit check; one
+ *   matching an Ignore rule is released without counting.
+ * - Back-off between retries (job-backoff.ts): after failures, new pods wait an exponential delay
+ *   from the last failure (manageJob's getRemainingTime), the sync requeued for then.
+ * Not simulated: Indexed completion (so FailIndex counts as a failure), successPolicy,
+ * backoffLimitPerIndex, adoption of orphan pods matching the selector.
  */
 import { timestamp } from '../api/metadata.ts';
 import type { ObjectStore, StoreEvent } from '../store/object-store.ts';
@@ -51,6 +56,8 @@ import {
   newCondition,
   pastBackoffLimitOnFailure,
 } from './job-conditions.ts';
+import { type BackoffRecord, nextBackoffRecord, remainingBackoffMs } from './job-backoff.ts';
+import { matchPodFailurePolicy, type PodFailurePolicy } from './job-failure-policy.ts';
 import { KeyedTimers } from './keyed-timers.ts';
 import { ReconcileQueue } from './reconcile-queue.ts';
 
@@ -61,6 +68,7 @@ const jobKey = (namespace: string, name: string) => `job:${namespace}/${name}`;
 const podKey = (pod: KubeObject) => `pod:${pod.metadata.namespace}/${pod.metadata.name}`;
 const hasTrackingFinalizer = (pod: KubeObject) =>
   pod.metadata.finalizers?.includes(JOB_TRACKING_FINALIZER) === true;
+const failurePolicyOf = (spec: JobSpec) => spec.podFailurePolicy as PodFailurePolicy | undefined;
 
 /**
  * isPodFailed for podReplacementPolicy TerminatingOrFailed (the default): a pod deleted before it
@@ -76,6 +84,8 @@ export class JobController implements SimController {
   private readonly queue: ReconcileQueue;
   private readonly timers: KeyedTimers;
   private readonly events: EventRecorder;
+  /** podBackoffStore: failures since the last success, per Job key, in memory as upstream's. */
+  private readonly backoff = new Map<string, BackoffRecord>();
   private readonly unsubscribe: () => void;
   private stopped = false;
 
@@ -109,7 +119,10 @@ export class JobController implements SimController {
     const namespace = object.metadata.namespace ?? '';
     if (event.typeKey === JOB_KEY) {
       const key = jobKey(namespace, object.metadata.name!);
-      if (event.type === 'DELETED') this.timers.cancel(key);
+      if (event.type === 'DELETED') {
+        this.timers.cancel(key);
+        this.backoff.delete(key);
+      }
       this.queue.add(key);
       return;
     }
@@ -157,6 +170,7 @@ export class JobController implements SimController {
     if (spec.managedBy !== undefined && spec.managedBy !== JOB_CONTROLLER_NAME) return;
     const done = finishedCondition(job);
     if (done) {
+      this.backoff.delete(jobKey(namespace, name));
       for (const pod of this.podsOf(job)) if (hasTrackingFinalizer(pod)) this.removeFinalizer(pod);
       this.expireAfterFinished(job, done);
       return;
@@ -169,11 +183,30 @@ export class JobController implements SimController {
     let pods = this.podsOf(job);
     const tracked = pods.filter(hasTrackingFinalizer);
     const succeeded = (status.succeeded ?? 0) + tracked.filter((p) => podPhase(p) === 'Succeeded').length;
-    const failed = (status.failed ?? 0) + tracked.filter(isPodFailed).length;
+    const policy = failurePolicyOf(spec);
+    const newFailed = tracked.filter(isPodFailed);
+    // nonIgnoredFailedPodsCount: failures an Ignore rule matched do not count against backoffLimit.
+    const failed =
+      (status.failed ?? 0) + newFailed.filter((p) => matchPodFailurePolicy(policy, p).countFailed).length;
+    const backoff = nextBackoffRecord(
+      this.backoff.get(jobKey(namespace, name)),
+      tracked.filter((p) => podPhase(p) === 'Succeeded'),
+      newFailed,
+    );
 
     // A Job that met its criteria in an earlier pass only waits to be declared finished.
     let interim =
       findCondition(conditions, 'SuccessCriteriaMet') ?? findCondition(conditions, 'FailureTarget');
+    // getFailJobMessage: a failed pod matching a FailJob rule decides before the backoffLimit.
+    const failJobMessage = policy
+      ? pods
+          .filter(isPodFailed)
+          .map((p) => matchPodFailurePolicy(policy, p).failJobMessage)
+          .find((m) => m !== undefined)
+      : undefined;
+    if (!interim && failJobMessage !== undefined) {
+      interim = newCondition('FailureTarget', 'True', 'PodFailurePolicy', failJobMessage, now);
+    }
     if (!interim) {
       const untilDeadline = msUntilActiveDeadline(spec, startTime, now);
       if (failed > (spec.backoffLimit ?? 6) || pastBackoffLimitOnFailure(spec, pods)) {
@@ -202,7 +235,7 @@ export class JobController implements SimController {
       // finalizer, so they are counted as failed below.
       for (const pod of pods.filter(isPodActive)) this.deletePod(job, pod, false);
     } else if (!job.metadata.deletionTimestamp) {
-      this.manageJob(job, spec, pods, succeeded);
+      this.manageJob(job, spec, pods, succeeded, backoff, now);
       const active = this.podsOf(job).filter(isPodActive).length;
       const complete =
         spec.completions === undefined || spec.completions === null
@@ -226,7 +259,9 @@ export class JobController implements SimController {
       }
     }
 
-    const counted = this.releaseFinishedPods(job, interim);
+    const counted = this.releaseFinishedPods(job, interim, policy);
+    // updateBackoffRecord once the finished pods are counted (and released).
+    this.backoff.set(jobKey(namespace, name), backoff);
     pods = this.podsOf(job);
     const active = pods.filter(isPodActive);
     const terminating = pods.filter((p) => p.metadata.deletionTimestamp && !isPodTerminal(p)).length;
@@ -264,9 +299,17 @@ export class JobController implements SimController {
   /**
    * manageJob for NonIndexed Jobs: as many active pods as parallelism allows and completions still
    * need (a Job without completions stops starting pods after its first success); a suspended Job
-   * has none. Pods removed here are released first, so they are not counted as failures.
+   * has none. Pods removed here are released first, so they are not counted as failures. New pods
+   * wait out the back-off after failures; the Job is looked at again when it ends.
    */
-  private manageJob(job: KubeObject, spec: JobSpec, pods: KubeObject[], succeeded: number): void {
+  private manageJob(
+    job: KubeObject,
+    spec: JobSpec,
+    pods: KubeObject[],
+    succeeded: number,
+    backoff: BackoffRecord,
+    now: Date,
+  ): void {
     const active = pods.filter(isPodActive);
     let want = 0;
     if (spec.suspend !== true) {
@@ -283,6 +326,13 @@ export class JobController implements SimController {
     // podReplacementPolicy Failed: a replacement waits until the terminating pod is gone.
     if (spec.podReplacementPolicy === 'Failed')
       missing -= pods.filter((p) => p.metadata.deletionTimestamp && !isPodTerminal(p)).length;
+    if (missing <= 0) return;
+    const { jobBackOffBaseMs, jobBackOffMaxMs } = this.deps.settings;
+    const wait = remainingBackoffMs(backoff, jobBackOffBaseMs, jobBackOffMaxMs, now.getTime());
+    if (wait > 0) {
+      this.timers.after(jobKey(job.metadata.namespace!, job.metadata.name!), wait);
+      return;
+    }
     for (let i = 0; i < missing; i++) this.createPod(job, spec);
   }
 
@@ -325,11 +375,13 @@ export class JobController implements SimController {
   /**
    * Counts the pods that finished (or may be released because the Job is finishing or being
    * deleted) and takes their finalizer off (canRemoveFinalizer): succeeded pods count as
-   * succeeded; failed ones, and every unfinished one when the Job is failing, as failed.
+   * succeeded; failed ones, and every unfinished one when the Job is failing, as failed, unless a
+   * podFailurePolicy Ignore rule matches.
    */
   private releaseFinishedPods(
     job: KubeObject,
     interim: Condition | undefined,
+    policy: PodFailurePolicy | undefined,
   ): { succeeded: number; failed: number } {
     const counted = { succeeded: 0, failed: 0 };
     const failing = interim?.type === 'FailureTarget';
@@ -339,7 +391,7 @@ export class JobController implements SimController {
       const failed = isPodFailed(pod);
       if (!succeeded && !failed && !interim && !job.metadata.deletionTimestamp) continue;
       if (succeeded) counted.succeeded++;
-      else if (failed || failing) counted.failed++;
+      else if ((failed || failing) && matchPodFailurePolicy(policy, pod).countFailed) counted.failed++;
       this.removeFinalizer(pod);
     }
     return counted;

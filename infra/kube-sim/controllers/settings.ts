@@ -49,6 +49,13 @@ export interface ControllerSettings {
    * is public, as Docker Hub's public images are.
    */
   privateRegistries: string[];
+  /**
+   * The Job controller's delay before replacing failed Pods: `jobBackOffBaseMs * 2^(failures-1)`
+   * since the last failure, at most `jobBackOffMaxMs` (controllers/job-backoff.ts). Upstream:
+   * 10 s and 10 min (DefaultJobPodFailureBackOff, MaxJobPodFailureBackOff); tests make it short.
+   */
+  jobBackOffBaseMs: number;
+  jobBackOffMaxMs: number;
 }
 
 export function defaultControllerSettings(): ControllerSettings {
@@ -65,6 +72,8 @@ export function defaultControllerSettings(): ControllerSettings {
     podLogs: new Map(),
     nodes: 1,
     privateRegistries: [],
+    jobBackOffBaseMs: 10_000,
+    jobBackOffMaxMs: 600_000,
   };
 }
 
@@ -97,6 +106,8 @@ export function settingsJson(settings: ControllerSettings): Record<string, unkno
     podLogs: Object.fromEntries(settings.podLogs),
     nodes: settings.nodes,
     privateRegistries: [...settings.privateRegistries],
+    jobBackOffBaseMs: settings.jobBackOffBaseMs,
+    jobBackOffMaxMs: settings.jobBackOffMaxMs,
   };
 }
 
@@ -107,6 +118,8 @@ const DURATIONS = [
   'jobRunMs',
   'restartBackOffMs',
   'restartBackOffMaxMs',
+  'jobBackOffBaseMs',
+  'jobBackOffMaxMs',
 ] as const;
 const PATTERN_LISTS = ['unpullableImages', 'failingJobImages'] as const;
 

@@ -16,8 +16,8 @@ import {
   type Path,
   required,
   tooLong,
-  tooMany,
 } from './field.ts';
+import { validatePodFailurePolicy } from './job-failure-policy.ts';
 import {
   validateImmutable,
   validateNonnegative,
@@ -140,8 +140,7 @@ export function validateJobSpecFields(spec: JsonObject, path: Path): FieldError[
     }
   }
   const failurePolicy = obj(spec.podFailurePolicy);
-  const rules = list(failurePolicy?.rules);
-  if (rules.length > 20) errs.push(tooMany(child(path, 'podFailurePolicy', 'rules'), rules.length, 20));
+  if (failurePolicy) errs.push(...validatePodFailurePolicy(spec, child(path, 'podFailurePolicy')));
   if (obj(spec.successPolicy) && !indexed) {
     errs.push(invalid(child(path, 'successPolicy'), spec.successPolicy, 'requires indexed completion mode'));
   }
