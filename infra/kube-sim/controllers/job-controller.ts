@@ -49,6 +49,7 @@ import {
 } from './batch-types.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { EventRecorder } from './event-recorder.ts';
+import { type BackoffRecord, nextBackoffRecord, remainingBackoffMs } from './job-backoff.ts';
 import {
   ensureCondition,
   jobStatus,
@@ -56,7 +57,6 @@ import {
   newCondition,
   pastBackoffLimitOnFailure,
 } from './job-conditions.ts';
-import { type BackoffRecord, nextBackoffRecord, remainingBackoffMs } from './job-backoff.ts';
 import { matchPodFailurePolicy, type PodFailurePolicy } from './job-failure-policy.ts';
 import { KeyedTimers } from './keyed-timers.ts';
 import { ReconcileQueue } from './reconcile-queue.ts';

@@ -108,7 +108,8 @@ function validateOnExitCodes(req: JsonObject, path: Path, containers: Set<string
   let ordered = true;
   values.forEach((value, j) => {
     const valuePath = index(valuesPath, j);
-    if (operator === 'In' && value === 0) errs.push(invalid(valuePath, value, 'must not be 0 for the In operator'));
+    if (operator === 'In' && value === 0)
+      errs.push(invalid(valuePath, value, 'must not be 0 for the In operator'));
     if (seen.has(value)) errs.push(duplicate(valuePath, value));
     else seen.add(value);
     if (j > 0 && values[j - 1]! > value) ordered = false;

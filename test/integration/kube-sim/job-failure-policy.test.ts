@@ -121,7 +121,10 @@ describe('kube-sim Job podFailurePolicy', () => {
           // An omitted status defaults to True (SetDefaults_Job), so only a wrong one is an error.
           { action: 'Ignore', onPodConditions: [{ type: 'Disruption Target', status: 'Maybe' }] },
           exitCodes('Count', 'Maybe', [1], 'nope'),
-          { ...exitCodes('Count', 'In', [1]), onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] },
+          {
+            ...exitCodes('Count', 'In', [1]),
+            onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }],
+          },
         ],
       },
     });
@@ -143,7 +146,11 @@ describe('kube-sim Job podFailurePolicy', () => {
           field: `${r}[0].onExitCodes.values[0]`,
           message: 'Invalid value: 0: must not be 0 for the In operator',
         },
-        { reason: 'FieldValueDuplicate', field: `${r}[0].onExitCodes.values[2]`, message: 'Duplicate value: 5' },
+        {
+          reason: 'FieldValueDuplicate',
+          field: `${r}[0].onExitCodes.values[2]`,
+          message: 'Duplicate value: 5',
+        },
         {
           reason: 'FieldValueInvalid',
           field: `${r}[0].onExitCodes.values`,
@@ -178,7 +185,8 @@ describe('kube-sim Job podFailurePolicy', () => {
         {
           reason: 'FieldValueInvalid',
           field: `${r}[3].onExitCodes.containerName`,
-          message: 'Invalid value: "nope": must be one of the container or initContainer names in the pod template',
+          message:
+            'Invalid value: "nope": must be one of the container or initContainer names in the pod template',
         },
         {
           reason: 'FieldValueInvalid',
