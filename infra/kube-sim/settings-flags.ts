@@ -30,6 +30,7 @@ const HELP: Record<string, string> = {
   restartBackOffMs: "the first crash-loop back-off between container restarts (the kubelet's 10000)",
   restartBackOffMaxMs: "the longest crash-loop back-off (the kubelet's 300000)",
   privateRegistries: 'a registry host whose pulls need credentials in an existing pull Secret; repeatable',
+  timeScale: "how fast the CronJob schedules' clock runs (60: a simulated minute per second); CronJobs only",
 };
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

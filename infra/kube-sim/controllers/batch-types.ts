@@ -61,6 +61,7 @@ export interface CronJobSpec {
   schedule: string;
   timeZone?: string;
   suspend?: boolean;
+  startingDeadlineSeconds?: number;
   concurrencyPolicy?: 'Allow' | 'Forbid' | 'Replace';
   successfulJobsHistoryLimit?: number;
   failedJobsHistoryLimit?: number;

@@ -49,6 +49,13 @@ export interface ControllerSettings {
    * is public, as Docker Hub's public images are.
    */
   privateRegistries: string[];
+  /**
+   * How fast the CronJob controller's clock runs against real time (controllers/cron-clock.ts):
+   * 60 is one simulated minute per real second. It applies to CronJob schedules only — when they
+   * fire, startingDeadlineSeconds, status.lastScheduleTime; everything else keeps real time.
+   * A positive number; default 1.
+   */
+  timeScale: number;
 }
 
 export function defaultControllerSettings(): ControllerSettings {
@@ -65,6 +72,7 @@ export function defaultControllerSettings(): ControllerSettings {
     podLogs: new Map(),
     nodes: 1,
     privateRegistries: [],
+    timeScale: 1,
   };
 }
 
@@ -97,6 +105,7 @@ export function settingsJson(settings: ControllerSettings): Record<string, unkno
     podLogs: Object.fromEntries(settings.podLogs),
     nodes: settings.nodes,
     privateRegistries: [...settings.privateRegistries],
+    timeScale: settings.timeScale,
   };
 }
 
@@ -137,6 +146,7 @@ export function applySettingsJson(settings: ControllerSettings, body: unknown): 
     'podLogs',
     'nodes',
     'privateRegistries',
+    'timeScale',
   ]);
   const unknown = Object.keys(input).filter((k) => !known.has(k));
   if (unknown.length > 0)
@@ -188,6 +198,15 @@ export function applySettingsJson(settings: ControllerSettings, body: unknown): 
     throw new SettingsError(
       'privateRegistries must be a list of registry hosts, e.g. ["registry.example.com", "localhost:5000"]',
     );
+  const timeScale = input.timeScale;
+  if (
+    timeScale !== undefined &&
+    (typeof timeScale !== 'number' || !Number.isFinite(timeScale) || timeScale <= 0)
+  )
+    throw new SettingsError(
+      `timeScale must be a positive number (60: a simulated minute per second), got ${JSON.stringify(timeScale)}`,
+    );
+  if (timeScale !== undefined) settings.timeScale = timeScale as number;
   if (registries !== undefined) settings.privateRegistries = [...(registries as string[])];
   for (const key of DURATIONS) if (input[key] !== undefined) settings[key] = input[key] as number;
   for (const key of PATTERN_LISTS)
