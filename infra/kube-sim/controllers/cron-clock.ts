@@ -2,7 +2,8 @@
  * The CronJob controller's clock, and only its clock: simulated time runs `settings.timeScale`
  * times as fast as real time (60: a simulated minute per real second), so schedules fire within
  * a test's patience. simulated = anchor + (real − anchorReal) × scale; changing the scale at run
- * time re-anchors at the current simulated instant, so the clock never jumps. Everything else in
+ * time re-anchors at the clock's next read (the controller reads it on every sync), so the clock
+ * never jumps back. Everything else in
  * kube-sim (Pods, Jobs, creationTimestamps, events) keeps real time.
  */
 import type { ControllerSettings } from './settings.ts';

@@ -56,6 +56,9 @@ function knownZone(zone: string): boolean {
   }
 }
 
+/** The latest instant a Date holds: "no next activation". */
+const NEVER: CronSchedule = { next: () => new Date(8.64e15), latest: () => undefined };
+
 export function parseCronSchedule(schedule: string, timeZone: string | undefined): CronSchedule {
   let text = schedule.trim();
   let zone = timeZone || 'UTC';
@@ -87,6 +90,8 @@ export function parseCronSchedule(schedule: string, timeZone: string | undefined
   try {
     CronExpressionParser.parse(expression, { tz: zone });
   } catch (err) {
+    // A day no month has (`0 0 30 2 *`): robfig accepts it and its Next finds nothing (zero time).
+    if (/Invalid explicit day of month/.test((err as Error).message)) return NEVER;
     throw new UnparseableScheduleError('UnparseableSchedule', (err as Error).message);
   }
   return {
