@@ -68,7 +68,8 @@ export function parseCronSchedule(schedule: string, timeZone: string | undefined
     text = text.slice(prefix[0].length).trim();
   }
   if (!knownZone(zone))
-    throw new UnparseableScheduleError('UnknownTimeZone', `invalid timeZone: ${JSON.stringify(zone)}`);
+    // time.LoadLocation's error text.
+    throw new UnparseableScheduleError('UnknownTimeZone', `unknown time zone ${zone}`);
   if (text.startsWith('@every ')) {
     const ms = goDurationMs(text.slice('@every '.length).trim());
     if (ms === undefined)
