@@ -32,6 +32,7 @@ const HELP: Record<string, string> = {
   jobBackOffBaseMs: "the Job controller's first delay before replacing failed Pods (upstream's 10000)",
   jobBackOffMaxMs: "the Job controller's longest delay before replacing failed Pods (upstream's 600000)",
   privateRegistries: 'a registry host whose pulls need credentials in an existing pull Secret; repeatable',
+  timeScale: "how fast the CronJob schedules' clock runs (60: a simulated minute per second); CronJobs only",
 };
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -287,9 +287,10 @@ describe('deploy', () => {
   it('keeps cron suffixes stable when other tasks come and go; names fit for the longest app name', async () => {
     const app = 'longest-app-name-for-cron-jobs';
     expect(app).toHaveLength(30);
-    const a = { command: 'bin/rake a', schedule: '*/5 * * * *' };
-    const b = { command: 'bin/rake b', schedule: '0 3 * * *' };
-    const c = { command: 'bin/rake c', schedule: '@hourly' };
+    // Schedules that do not fire while the test runs (kube-sim runs CronJobs on their schedule).
+    const a = { command: 'bin/rake a', schedule: '30 2 1 1 *' };
+    const b = { command: 'bin/rake b', schedule: '0 3 1 7 *' };
+    const c = { command: 'bin/rake c', schedule: '@yearly' };
     const names = async () =>
       Object.fromEntries(
         (

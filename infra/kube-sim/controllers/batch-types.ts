@@ -62,6 +62,7 @@ export interface CronJobSpec {
   schedule: string;
   timeZone?: string;
   suspend?: boolean;
+  startingDeadlineSeconds?: number;
   concurrencyPolicy?: 'Allow' | 'Forbid' | 'Replace';
   successfulJobsHistoryLimit?: number;
   failedJobsHistoryLimit?: number;

@@ -1,7 +1,11 @@
 /**
- * The CronJob controller (kube-controller-manager pkg/controller/cronjob, cronjob_controllerv2.go),
- * without a clock: nothing runs on a schedule; `trigger()` runs a CronJob now, as its schedule
- * would at the current minute (syncCronJob's tail):
+ * The CronJob controller (kube-controller-manager pkg/controller/cronjob, cronjob_controllerv2.go).
+ * Each sync runs syncCronJob on the CronJob clock (cron-clock.ts; settings.timeScale): it finds the
+ * most recent activation missed since lastScheduleTime (else creationTimestamp) — cron-schedule-
+ * times.ts, after utils.go — skips it when later than startingDeadlineSeconds (MissSchedule),
+ * when already run, or under Forbid with a Job active; creates its Job otherwise; and requeues
+ * itself (addLater) for just after the next activation. `trigger()` runs a CronJob now, as its
+ * schedule would at the current minute (syncCronJob's tail):
  * - a suspended CronJob is not run; with concurrencyPolicy Forbid and a Job still active the run
  *   is skipped (event JobAlreadyActive); with Replace the active Jobs are deleted first;
  * - the Job comes from spec.jobTemplate (getJobFromTemplate2): name `<cronjob>-<scheduled time in
@@ -34,21 +38,31 @@ import {
   statusOf,
 } from './batch-types.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
+import { ControllerQueue } from './controller-queue.ts';
+import { CronClock } from './cron-clock.ts';
+import { type CronSchedule, parseCronSchedule, UnparseableScheduleError } from './cron-schedule.ts';
+import {
+  mostRecentScheduleTime,
+  nextScheduleTimeDuration,
+  type ScheduleInputs,
+} from './cron-schedule-times.ts';
 import { rfc3339InZone } from './cron-time.ts';
 import { EventRecorder } from './event-recorder.ts';
-import { ReconcileQueue } from './reconcile-queue.ts';
 
 export const CRONJOB_SCHEDULED_TIMESTAMP = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 const MINUTE_MS = 60_000;
 
 export class CronJobController implements SimController {
-  private readonly queue: ReconcileQueue;
+  private readonly queue: ControllerQueue;
   private readonly events: EventRecorder;
+  /** The CronJob clock: settings.timeScale times real time. */
+  readonly clock: CronClock;
   private readonly unsubscribe: () => void;
   private stopped = false;
 
   constructor(private readonly deps: ControllerDeps) {
-    this.queue = new ReconcileQueue(
+    this.clock = new CronClock(deps.settings);
+    this.queue = new ControllerQueue(
       (key) => {
         if (this.stopped) return;
         const [namespace, name] = key.split('/') as [string, string];
@@ -64,6 +78,7 @@ export class CronJobController implements SimController {
 
   stop(): void {
     this.stopped = true;
+    this.queue.stop();
     this.unsubscribe();
   }
 
@@ -87,7 +102,7 @@ export class CronJobController implements SimController {
         `CronJob ${namespace}/${name} is suspended (spec.suspend: true): its schedule starts no Jobs`,
       );
     // Bring status.active up to date first, as the sync before a scheduled run does.
-    this.sync(namespace, name);
+    this.sync(namespace, name, false);
     const cronJob = this.deps.client.get(CRONJOB, namespace, name)!;
     const status: CronJobStatus = structuredClone(statusOf<CronJobStatus>(cronJob));
     const active = status.active ?? [];
@@ -114,7 +129,7 @@ export class CronJobController implements SimController {
   }
 
   private nextScheduledTime(status: CronJobStatus): Date {
-    let at = Math.floor(Date.now() / MINUTE_MS) * MINUTE_MS;
+    let at = Math.floor(this.clock.now() / MINUTE_MS) * MINUTE_MS;
     const last = status.lastScheduleTime ? Date.parse(status.lastScheduleTime) : Number.NaN;
     if (!Number.isNaN(last) && last >= at) at = last + MINUTE_MS;
     return new Date(at);
@@ -123,7 +138,7 @@ export class CronJobController implements SimController {
   /** getJobFromTemplate2 + CreateJob; an existing Job of that name we own is taken as ours. */
   private createJob(cronJob: KubeObject, spec: CronJobSpec, scheduled: Date): KubeObject {
     const template = spec.jobTemplate;
-    const name = `${cronJob.metadata.name}-${Math.floor(scheduled.getTime() / MINUTE_MS)}`;
+    const name = jobNameFor(cronJob, scheduled);
     const job: KubeObject = {
       apiVersion: 'batch/v1',
       kind: 'Job',
@@ -157,7 +172,9 @@ export class CronJobController implements SimController {
   private observe(event: StoreEvent): void {
     const { object } = event;
     if (event.typeKey === CRONJOB_KEY) {
-      if (event.type !== 'DELETED') this.queue.add(`${object.metadata.namespace}/${object.metadata.name}`);
+      const key = `${object.metadata.namespace}/${object.metadata.name}`;
+      if (event.type !== 'DELETED') this.queue.add(key);
+      else this.queue.forget(key);
       return;
     }
     if (event.typeKey !== JOB_KEY) return;
@@ -166,8 +183,8 @@ export class CronJobController implements SimController {
       this.queue.add(`${object.metadata.namespace}/${ref.name}`);
   }
 
-  /** syncCronJob's bookkeeping and cleanupFinishedJobs; never starts a Job. */
-  private sync(namespace: string, name: string): void {
+  /** syncCronJob's bookkeeping, its scheduling (unless `schedule` is false) and cleanupFinishedJobs. */
+  private sync(namespace: string, name: string, schedule = true): void {
     const cronJob = this.deps.client.get(CRONJOB, namespace, name);
     if (!cronJob) return;
     const spec = cronJob.spec as CronJobSpec;
@@ -211,8 +228,103 @@ export class CronJobController implements SimController {
       this.events.event(cronJob, 'Normal', 'MissingJob', `Active job went missing: ${ref.name}`);
       status.active = (status.active ?? []).filter((r) => r.uid !== ref.uid);
     }
+    const requeueMs = schedule ? this.scheduleRun(cronJob, spec, status) : undefined;
     if (!cronJob.metadata.deletionTimestamp) this.cleanupFinishedJobs(cronJob, spec, status, jobs);
     this.writeStatus(cronJob, status);
+    if (requeueMs !== undefined) this.queue.addLater(`${namespace}/${name}`, requeueMs);
+  }
+
+  /**
+   * syncCronJob's scheduling: starts the Job of the most recent missed activation when one is due,
+   * and returns the real ms until the sync after the next activation (undefined: none, as for a
+   * suspended CronJob or one being deleted, which upstream does not requeue either).
+   */
+  private scheduleRun(cronJob: KubeObject, spec: CronJobSpec, status: CronJobStatus): number | undefined {
+    if (cronJob.metadata.deletionTimestamp || spec.suspend === true) return undefined;
+    let sched: CronSchedule;
+    try {
+      sched = parseCronSchedule(spec.schedule, spec.timeZone);
+    } catch (err) {
+      if (!(err instanceof UnparseableScheduleError)) throw err;
+      // Upstream records the event and does not requeue: only an update of the CronJob helps.
+      this.events.event(
+        cronJob,
+        'Warning',
+        err.reason,
+        err.reason === 'UnknownTimeZone'
+          ? `invalid timeZone: ${JSON.stringify(spec.timeZone)}: ${err.message}`
+          : `unparseable schedule: ${JSON.stringify(spec.schedule)} : ${err.message}`,
+      );
+      return undefined;
+    }
+    const now = this.clock.now();
+    const last = status.lastScheduleTime ? Date.parse(status.lastScheduleTime) : Number.NaN;
+    const inputs: ScheduleInputs = {
+      earliest: Number.isNaN(last)
+        ? this.clock.simAt(Date.parse(cronJob.metadata.creationTimestamp ?? new Date().toISOString()))
+        : last,
+      startingDeadlineSeconds: spec.startingDeadlineSeconds,
+    };
+    const requeue = () =>
+      Math.max(
+        1,
+        Math.ceil(
+          nextScheduleTimeDuration(sched, { ...inputs, earliest: this.earliest(status, inputs) }, now) /
+            this.deps.settings.timeScale,
+        ),
+      );
+    // nextScheduleTime: the activation to run now, if any.
+    const found = mostRecentScheduleTime(sched, inputs, now, true);
+    if (found.tooManyMissed)
+      this.events.event(
+        cronJob,
+        'Warning',
+        'TooManyMissedTimes',
+        'too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew',
+      );
+    if (found.mostRecent === undefined || found.mostRecent > now) return requeue();
+    const scheduled = new Date(found.mostRecent);
+    if (
+      typeof spec.startingDeadlineSeconds === 'number' &&
+      scheduled.getTime() + spec.startingDeadlineSeconds * 1000 < now
+    ) {
+      this.events.event(
+        cronJob,
+        'Warning',
+        'MissSchedule',
+        `Missed scheduled time to start a job: ${rfc1123z(scheduled)}`,
+      );
+      return requeue();
+    }
+    const jobName = jobNameFor(cronJob, scheduled);
+    if (
+      (status.active ?? []).some((r) => r.name === jobName) ||
+      (status.lastScheduleTime !== undefined && Date.parse(status.lastScheduleTime) === scheduled.getTime())
+    )
+      return requeue();
+    const active = status.active ?? [];
+    if (spec.concurrencyPolicy === 'Forbid' && active.length > 0) {
+      this.events.event(
+        cronJob,
+        'Normal',
+        'JobAlreadyActive',
+        'Not starting job because prior execution is running and concurrency policy is Forbid',
+      );
+      return requeue();
+    }
+    if (spec.concurrencyPolicy === 'Replace') {
+      for (const ref of [...active]) this.deleteJob(cronJob, status, ref.name);
+    }
+    const job = this.createJob(cronJob, spec, scheduled);
+    status.active = [...(status.active ?? []).filter((r) => r.uid !== job.metadata.uid), jobRef(job)];
+    status.lastScheduleTime = timestamp(scheduled);
+    return requeue();
+  }
+
+  /** The earliest time after this sync's changes: a new lastScheduleTime moves it on. */
+  private earliest(status: CronJobStatus, inputs: ScheduleInputs): number {
+    const last = status.lastScheduleTime ? Date.parse(status.lastScheduleTime) : Number.NaN;
+    return Number.isNaN(last) ? inputs.earliest : last;
   }
 
   /** cleanupFinishedJobs/removeOldestJobs: oldest first by startTime, then name (byJobStartTime). */
@@ -257,6 +369,21 @@ export class CronJobController implements SimController {
     if (JSON.stringify(current.status ?? {}) === JSON.stringify(next)) return;
     this.deps.client.update(CRONJOB, { ...structuredClone(current), status: next }, 'status');
   }
+}
+
+/** getJobName: `<cronjob>-<scheduled time in minutes since the epoch>`. */
+function jobNameFor(cronJob: KubeObject, scheduled: Date): string {
+  return `${cronJob.metadata.name}-${Math.floor(scheduled.getTime() / MINUTE_MS)}`;
+}
+
+/** Go's time.RFC1123Z of a UTC time: `Mon, 02 Jan 2006 15:04:05 -0700` (here always +0000). */
+function rfc1123z(date: Date): string {
+  const day = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'][date.getUTCDay()];
+  const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][
+    date.getUTCMonth()
+  ];
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${day}, ${pad(date.getUTCDate())} ${month} ${date.getUTCFullYear()} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
 }
 
 /** ref.GetReference for a Job: the reference status.active holds. */

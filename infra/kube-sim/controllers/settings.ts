@@ -56,6 +56,13 @@ export interface ControllerSettings {
    */
   jobBackOffBaseMs: number;
   jobBackOffMaxMs: number;
+  /**
+   * How fast the CronJob controller's clock runs against real time (controllers/cron-clock.ts):
+   * 60 is one simulated minute per real second. It applies to CronJob schedules only — when they
+   * fire, startingDeadlineSeconds, status.lastScheduleTime; everything else keeps real time.
+   * A positive number; default 1.
+   */
+  timeScale: number;
 }
 
 export function defaultControllerSettings(): ControllerSettings {
@@ -74,6 +81,7 @@ export function defaultControllerSettings(): ControllerSettings {
     privateRegistries: [],
     jobBackOffBaseMs: 10_000,
     jobBackOffMaxMs: 600_000,
+    timeScale: 1,
   };
 }
 
@@ -108,6 +116,7 @@ export function settingsJson(settings: ControllerSettings): Record<string, unkno
     privateRegistries: [...settings.privateRegistries],
     jobBackOffBaseMs: settings.jobBackOffBaseMs,
     jobBackOffMaxMs: settings.jobBackOffMaxMs,
+    timeScale: settings.timeScale,
   };
 }
 
@@ -150,6 +159,7 @@ export function applySettingsJson(settings: ControllerSettings, body: unknown): 
     'podLogs',
     'nodes',
     'privateRegistries',
+    'timeScale',
   ]);
   const unknown = Object.keys(input).filter((k) => !known.has(k));
   if (unknown.length > 0)
@@ -201,6 +211,15 @@ export function applySettingsJson(settings: ControllerSettings, body: unknown): 
     throw new SettingsError(
       'privateRegistries must be a list of registry hosts, e.g. ["registry.example.com", "localhost:5000"]',
     );
+  const timeScale = input.timeScale;
+  if (
+    timeScale !== undefined &&
+    (typeof timeScale !== 'number' || !Number.isFinite(timeScale) || timeScale <= 0)
+  )
+    throw new SettingsError(
+      `timeScale must be a positive number (60: a simulated minute per second), got ${JSON.stringify(timeScale)}`,
+    );
+  if (timeScale !== undefined) settings.timeScale = timeScale as number;
   if (registries !== undefined) settings.privateRegistries = [...(registries as string[])];
   for (const key of DURATIONS) if (input[key] !== undefined) settings[key] = input[key] as number;
   for (const key of PATTERN_LISTS)

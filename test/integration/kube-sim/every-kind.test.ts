@@ -45,7 +45,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   },
   CronJob: {
     spec: {
-      schedule: '*/5 * * * *',
+      schedule: '0 0 1 1 *',
       jobTemplate: { spec: { template: { spec: { ...podSpec, restartPolicy: 'Never' } } } },
     },
   },

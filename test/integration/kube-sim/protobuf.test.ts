@@ -184,14 +184,14 @@ describe('protobuf request bodies from the real kubectl and helm', () => {
     });
 
     await kubectl(
-      ['create', 'cronjob', 'nightly', '--image=busybox', '--schedule=*/5 * * * *', '-n', NS, '--', 'date'],
+      ['create', 'cronjob', 'nightly', '--image=busybox', '--schedule=0 0 1 1 *', '-n', NS, '--', 'date'],
       'cronjob.batch/nightly created',
     );
     expect(lastCreate('batch/cronjobs').status).toBe(201);
     const cron = await get('cronjob', 'nightly');
     expect(cron).toMatchObject({
       spec: {
-        schedule: '*/5 * * * *',
+        schedule: '0 0 1 1 *',
         jobTemplate: { spec: { template: { spec: { containers: [{ command: ['date'] }] } } } },
       },
     });
