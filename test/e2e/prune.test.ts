@@ -13,8 +13,19 @@ import { until } from '../helpers/wait.ts';
 
 const SYSTEM = 'longshore-system';
 const MANAGED = { 'app.kubernetes.io/managed-by': 'longshore' };
-/** Objects the controllers churn (a rollout's ReplicaSets and Pods), left out of the comparison. */
-const CHURN = ['/pods', '/events', 'apps/replicasets', 'events.k8s.io/events', 'coordination.k8s.io/leases'];
+/**
+ * Objects the controllers churn (a rollout's ReplicaSets and Pods, and the Endpoints and
+ * EndpointSlices that follow the Pods' readiness), left out of the comparison.
+ */
+const CHURN = [
+  '/pods',
+  '/events',
+  '/endpoints',
+  'apps/replicasets',
+  'discovery.k8s.io/endpointslices',
+  'events.k8s.io/events',
+  'coordination.k8s.io/leases',
+];
 
 let fleet: DeployFleet;
 
