@@ -106,7 +106,12 @@ describe('leaked imagePullSecrets', () => {
       const created = (await replicaSetNames(app)).filter((name) => !replicaSetsBefore.has(name));
       expect(created).toHaveLength(1);
 
-      await until(() => pods.seen.size > podsBefore.size || undefined, 'the watch to see the new Pods');
+      // A Pod listed before may be gone before the watch starts (its graceful termination ends on
+      // the clock), so count the new names, not the total.
+      await until(
+        () => [...pods.seen.keys()].some((name) => !podsBefore.has(name)) || undefined,
+        'the watch to see the new Pods',
+      );
       const newPods = [...pods.seen].filter(([name]) => !podsBefore.has(name));
       expect(newPods.length).toBeGreaterThan(0);
       for (const [name, secrets] of newPods) expect(secrets, `Pod ${name}`).toEqual([]);

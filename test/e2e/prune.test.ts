@@ -217,6 +217,32 @@ describe('prune', () => {
       return expectedGone.every((k) => !now.has(k)) || undefined;
     }, 'the pruned Secrets to be gone');
 
+    // The reconcile's rollout of the repaired template waits on the clock (pods becoming ready, the
+    // old pod's graceful termination), which settle() does not wait for: the Deployment's status
+    // would still move after `after` is taken.
+    await until(async () => {
+      const d = await fleet.apps.readNamespacedDeployment({ name: `${app}-web`, namespace: 'default' });
+      const want = d.spec?.replicas ?? 1;
+      const s = d.status;
+      const pods = await fleet.core.listNamespacedPod({
+        namespace: 'default',
+        labelSelector: `app.kubernetes.io/part-of=${app}`,
+      });
+      return (
+        ((s?.observedGeneration ?? 0) >= (d.metadata?.generation ?? 0) &&
+          s?.replicas === want &&
+          s?.updatedReplicas === want &&
+          s?.readyReplicas === want &&
+          s?.availableReplicas === want &&
+          pods.items.length === want &&
+          pods.items.every((p) => !p.metadata?.deletionTimestamp) &&
+          (s?.conditions ?? []).some(
+            (c) => c.type === 'Progressing' && c.reason === 'NewReplicaSetAvailable',
+          )) ||
+        undefined
+      );
+    }, 'the repaired template rolled out');
+
     const after = await objects();
     expect(added(after, before)).toEqual(expectedGone);
     expect(added(before, after)).toEqual([]);

@@ -147,6 +147,13 @@ describe('storage', () => {
     }
 
     expect(await ok(['storage:destroy', 'geo', '--wait'])).toMatch(/completed: storage entry geo destroyed/);
+    // The uninstall deletes without waiting (as `helm uninstall` does): the claim goes at once, the
+    // volume once the binder has released it and pv-protection has dropped its finalizer.
+    await until(
+      async () =>
+        ((await claim('geo')) === undefined && (await volume('storage-geo')) === undefined) || undefined,
+      'the claim and the volume to be gone',
+    );
     expect(await claim('geo')).toBeUndefined();
     expect(await volume('storage-geo')).toBeUndefined();
     const store = await fleet.store();
