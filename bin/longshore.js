@@ -6,7 +6,7 @@
 // through tsx instead, which reports the error properly. An installed package or image without
 // src/ runs the bundle, or else tsc's dist/src/cli.js. LONGSHORE_CLI=tsx forces the sources.
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -63,5 +63,9 @@ async function entry() {
   return (await rebuild(builder)) ?? viaTsx();
 }
 
-const { main } = await import(pathToFileURL(await entry()).href);
+const file = await entry();
+// The prelude (src/cli-prelude.ts) starts work that runs beside loading the CLI: first, and alone.
+const prelude = join(dirname(file), basename(file).replace(/^cli\./, 'cli-prelude.'));
+if (existsSync(prelude)) await import(pathToFileURL(prelude).href);
+const { main } = await import(pathToFileURL(file).href);
 await main(process.argv);

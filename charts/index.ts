@@ -1,7 +1,7 @@
 /**
  * Charts: pure functions from validated values to Kubernetes objects. They import nothing from
- * src/ (only zod, node:crypto and the shared validation rules of rules/, which bring cron-parser
- * for schedules), read no cluster and no clock.
+ * src/ (only zod, node:crypto and the shared validation rules of rules/), read no cluster and no
+ * clock.
  */
 export {
   type AppChartValues,

@@ -4,7 +4,7 @@
  * kube-sim share: a chart refuses what the cluster would refuse, before anything is written.
  * Messages say what is accepted.
  */
-import { dns1123Label, dns1123Subdomain } from '../rules/names.ts';
+import { dns1123Label, dns1123Subdomain } from '../rules/name-schemas.ts';
 
 export { APP_NAME_MAX, appName, PROCESS_TYPE_MAX } from '../rules/app-names.ts';
 export {

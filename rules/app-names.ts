@@ -5,7 +5,8 @@
  * common cases. See docs/architecture.md ("Names").
  */
 import { z } from 'zod';
-import { DNS1035_LABEL, DNS1035_LABEL_MESSAGE, dns1035Label, dns1123Label } from './names.ts';
+import { dns1035Label, dns1123Label } from './name-schemas.ts';
+import { DNS1035_LABEL, DNS1035_LABEL_MESSAGE } from './names.ts';
 
 /**
  * Longest app name: `pull-secret-{app}` release label (12 + 30 = 42 ≤ 63), `{app}-{process}`

@@ -6,9 +6,8 @@
  *
  * Upstream counts bytes; every accepted character is ASCII, so a name that passes the pattern has
  * as many bytes as characters, and a length check on characters gives the same verdict.
+ * The zod schemas built from them are in name-schemas.ts: this file loads no schema library.
  */
-import { z } from 'zod';
-
 /** DNS-1123 label (RFC 1123): namespaces, volume names, storage entries. */
 export const DNS1123_LABEL_FORMAT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
 export const DNS1123_LABEL_MAX = 63;
@@ -44,30 +43,3 @@ export function dns1123LabelProblem(name: string, max = DNS1123_LABEL_MAX): stri
   if (name.length > max) return `must be at most ${max} characters`;
   return DNS1123_LABEL.test(name) ? undefined : DNS1123_LABEL_MESSAGE;
 }
-
-interface NameOptions {
-  /** Longest accepted name (the format's own maximum, or a shorter one longshore needs). */
-  max?: number;
-  /**
-   * Message for a missing or empty name, e.g. `is required (a namespace)`. Without it an empty
-   * name is told the format's message, since "" does not match the pattern either.
-   */
-  required?: string;
-}
-
-function nameSchema(pattern: RegExp, message: string, max: number, required: string | undefined) {
-  const base = required !== undefined ? z.string({ error: required }).min(1, required) : z.string();
-  return base.max(max, `must be at most ${max} characters`).regex(pattern, message);
-}
-
-export const dns1123Label = ({ max = DNS1123_LABEL_MAX, required }: NameOptions = {}) =>
-  nameSchema(DNS1123_LABEL, DNS1123_LABEL_MESSAGE, max, required);
-
-export const dns1123Subdomain = ({ max = DNS1123_SUBDOMAIN_MAX, required }: NameOptions = {}) =>
-  nameSchema(DNS1123_SUBDOMAIN, DNS1123_SUBDOMAIN_MESSAGE, max, required);
-
-export const dns1035Label = ({
-  max = DNS1035_LABEL_MAX,
-  required,
-  message = DNS1035_LABEL_MESSAGE,
-}: NameOptions & { message?: string } = {}) => nameSchema(DNS1035_LABEL, message, max, required);

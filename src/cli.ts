@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { SettingFlagError, settingFlags, settingsFromFlags } from '../infra/kube-sim/settings-flags.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
-import { action, exitCodeFor } from './producers/cli/runtime.ts';
+import { action, exitCodeFor, prefetchSubmitModules } from './producers/cli/runtime.ts';
+import { sealsValues } from './producers/cli/seals-values.ts';
 
 type Register = (program: Command) => void;
 
@@ -116,6 +117,8 @@ function longRunning<A extends unknown[]>(
 }
 
 export async function buildProgram(argv = process.argv): Promise<Command> {
+  // The key is being derived (src/cli-prelude.ts): load what submitting needs meanwhile.
+  if (sealsValues(argv)) prefetchSubmitModules();
   const program = new Command('longshore')
     .description(
       'A queue-driven deploy fleet for Kubernetes. Configuration comes from the environment (see README).',

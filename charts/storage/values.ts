@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { STORAGE_NAME_MAX } from '../../rules/app-names.ts';
 import { hostPath } from '../../rules/host-paths.ts';
-import { dns1123Label, dns1123Subdomain } from '../../rules/names.ts';
+import { dns1123Label, dns1123Subdomain } from '../../rules/name-schemas.ts';
 import { byteQuantity } from '../../rules/quantities.ts';
 import { namespaceName } from '../schemas.ts';
 

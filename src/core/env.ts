@@ -3,62 +3,92 @@
  * naming the variable instead of surfacing later as a connection error. Every default is listed in
  * README.md ("Configuration").
  */
-import { z } from 'zod';
-import { dns1123Label } from '../../rules/names.ts';
+import { dns1123LabelProblem } from '../../rules/names.ts';
 import { ConfigError } from './errors.ts';
 
-const integer = (min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .trim()
-    .optional()
-    .transform((raw, ctx) => {
-      if (raw === undefined) return fallback;
-      const value = Number(raw);
-      if (!/^\d+$/.test(raw) || value < min || value > max) {
-        ctx.addIssue({ code: 'custom', message: `expected a whole number from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return value;
-    });
+// Plain checks rather than a schema library: every CLI call reads the environment first, and a
+// command that only talks to Redis should not pay for loading one (docs/cli-startup.md).
 
-const schema = z.object({
-  REDIS_URL: z
-    .string()
-    .trim()
-    .regex(/^rediss?:\/\/\S+$/, 'expected a redis:// or rediss:// URL')
-    .default('redis://127.0.0.1:6379'),
-  LONGSHORE_SECRET: z
-    .string()
-    .min(32, 'must be at least 32 characters (a passphrase the whole fleet shares)')
-    .optional(),
-  KUBECONFIG: z.string().trim().min(1).optional(),
-  LONGSHORE_NAMESPACE: z.string().trim().pipe(dns1123Label()).default('longshore-system'),
+/** A variable's value, or the message saying what it should have been. */
+type Read<T> = { value: T } | { problem: string };
+
+const integer =
+  (min: number, max: number, fallback: number, extra?: (n: number) => string | undefined) =>
+  (raw: string | undefined): Read<number> => {
+    if (raw === undefined) return { value: fallback };
+    const text = raw.trim();
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > max)
+      return { problem: `expected a whole number from ${min} to ${max}` };
+    const problem = extra?.(value);
+    return problem ? { problem } : { value };
+  };
+
+/** 0 turns a schedule off; anything shorter than 100 ms would only hammer Redis. */
+const interval = (max: number, fallback: number) =>
+  integer(0, max, fallback, (ms) =>
+    ms === 0 || ms >= 100 ? undefined : `expected 0 (off) or a whole number from 100 to ${max}`,
+  );
+
+const text =
+  <F extends string | undefined>(fallback: F) =>
+  (raw: string | undefined): Read<string | F> => {
+    const value = raw?.trim();
+    if (value === undefined) return { value: fallback };
+    return value.length > 0 ? { value } : { problem: 'must not be blank' };
+  };
+
+const oneOf =
+  <T extends string, F extends T | undefined>(choices: readonly T[], fallback: F) =>
+  (raw: string | undefined): Read<T | F> => {
+    if (raw === undefined) return { value: fallback };
+    return (choices as readonly string[]).includes(raw)
+      ? { value: raw as T }
+      : { problem: `expected one of ${choices.map((c) => `"${c}"`).join(', ')}` };
+  };
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** Every variable, with its check and default, in the order problems are reported. */
+const variables = {
+  REDIS_URL: (raw: string | undefined): Read<string> => {
+    const value = (raw ?? 'redis://127.0.0.1:6379').trim();
+    return /^rediss?:\/\/\S+$/.test(value) ? { value } : { problem: 'expected a redis:// or rediss:// URL' };
+  },
+  LONGSHORE_SECRET: (raw: string | undefined): Read<string | undefined> =>
+    raw === undefined || raw.length >= 32
+      ? { value: raw }
+      : { problem: 'must be at least 32 characters (a passphrase the whole fleet shares)' },
+  KUBECONFIG: text(undefined),
+  LONGSHORE_NAMESPACE: (raw: string | undefined): Read<string> => {
+    const value = (raw ?? 'longshore-system').trim();
+    const problem = dns1123LabelProblem(value);
+    return problem ? { problem } : { value };
+  },
   LONGSHORE_CONCURRENCY: integer(1, 64, 8),
   LONGSHORE_SHUTDOWN_DEADLINE_MS: integer(0, 3_600_000, 25_000),
   LONGSHORE_METRICS_PORT: integer(0, 65_535, 9464),
-  LONGSHORE_METRICS_HOST: z.string().trim().min(1).default('0.0.0.0'),
-  LONGSHORE_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LONGSHORE_METRICS_HOST: text('0.0.0.0'),
+  LONGSHORE_LOG_LEVEL: oneOf(LOG_LEVELS, 'info'),
   // `longshore dev` only (src/dev/dev-log.ts); workers and schedulers always write JSON lines.
-  LONGSHORE_LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
+  LONGSHORE_LOG_FORMAT: oneOf(['json', 'pretty'] as const, undefined),
   LONGSHORE_LOCK_DURATION_MS: integer(1_000, 600_000, 30_000),
   LONGSHORE_STALLED_INTERVAL_MS: integer(500, 600_000, 30_000),
   LONGSHORE_JOB_ATTEMPTS: integer(1, 100, 5),
   LONGSHORE_BACKOFF_MS: integer(10, 600_000, 2_000),
   LONGSHORE_RESERVATION_GRACE_MS: integer(1_000, 3_600_000, 30_000),
-  // 0 turns the scheduler off; anything shorter than 100 ms would only hammer Redis.
-  LONGSHORE_SYNC_INTERVAL_MS: integer(0, 86_400_000, 300_000).refine((ms) => ms === 0 || ms >= 100, {
-    message: 'expected 0 (off) or a whole number from 100 to 86400000',
-  }),
+  LONGSHORE_SYNC_INTERVAL_MS: interval(86_400_000, 300_000),
   // The daily prune (src/workers/handlers/prune.ts); 0 turns it off. At most a week.
-  LONGSHORE_PRUNE_INTERVAL_MS: integer(0, 7 * 86_400_000, 86_400_000).refine((ms) => ms === 0 || ms >= 100, {
-    message: 'expected 0 (off) or a whole number from 100 to 604800000',
-  }),
+  LONGSHORE_PRUNE_INTERVAL_MS: interval(7 * 86_400_000, 86_400_000),
   // Stored chunks younger than this are never swept as orphans (a writer may be about to index them).
   LONGSHORE_ORPHAN_GRACE_MS: integer(0, 86_400_000, 600_000),
   // An interactive run (`run -it`) whose CLI wrote nothing this long is detached (docs/apps.md, "run").
   LONGSHORE_RUN_IDLE_TIMEOUT_MS: integer(1_000, 86_400_000, 30_000),
-});
+};
+
+type Values = {
+  [K in keyof typeof variables]: ReturnType<(typeof variables)[K]> extends Read<infer T> ? T : never;
+};
 
 export type LogFormat = 'json' | 'pretty';
 
@@ -101,16 +131,21 @@ export interface FleetConfig {
 export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
   // An empty variable means "unset": shells and manifests often export VAR= to clear a value.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = schema.safeParse(present);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0] ?? '');
+  const e: Partial<Record<string, unknown>> = {};
+  const lines: string[] = [];
+  for (const [name, read] of Object.entries(variables)) {
+    const result = (read as (raw: string | undefined) => Read<unknown>)(present[name]);
+    if ('value' in result) e[name] = result.value;
+    else {
       const shown = name === 'LONGSHORE_SECRET' ? '(hidden)' : JSON.stringify(present[name]);
-      return `${name}: ${issue.message} (got ${shown})`;
-    });
-    throw new ConfigError(`invalid environment:\n  ${lines.join('\n  ')}`);
+      lines.push(`${name}: ${result.problem} (got ${shown})`);
+    }
   }
-  const e = parsed.data;
+  if (lines.length > 0) throw new ConfigError(`invalid environment:\n  ${lines.join('\n  ')}`);
+  return fromValues(e as Values);
+}
+
+function fromValues(e: Values): FleetConfig {
   return {
     redisUrl: e.REDIS_URL,
     secret: e.LONGSHORE_SECRET,

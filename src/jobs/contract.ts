@@ -37,6 +37,31 @@ export const JOB_TYPES = [
 
 export type JobType = (typeof JOB_TYPES)[number];
 
+/**
+ * The job types that are not an operator change: they only restore recorded state or read it
+ * (config-read, logs, releases, report, storage-list, storage-status, reconcile, sync) or plan
+ * without writing (dry-run). They never count as newer work, so they neither make a retry of an
+ * older change refuse nor keep two deploys around them from being merged (docs/ordering.md).
+ * A plain list rather than a field each schema sets, so the status projection can ask without
+ * loading any schema.
+ */
+export const NEUTRAL_JOB_TYPES = [
+  'config-read',
+  'dry-run',
+  'logs',
+  'reconcile',
+  'releases',
+  'report',
+  'storage-list',
+  'storage-status',
+  'sync',
+] as const satisfies readonly JobType[];
+
+/** Whether a job of this type counts as newer work (see NEUTRAL_JOB_TYPES). Unknown types count. */
+export function countsAsNewerWork(type: string): boolean {
+  return !(NEUTRAL_JOB_TYPES as readonly string[]).includes(type);
+}
+
 export interface JobContract<T = unknown> {
   type: JobType;
   /** One line for `--help` and docs. */
@@ -60,18 +85,16 @@ export interface JobContract<T = unknown> {
    */
   supersedeKey?: string;
   /**
-   * Whether the job carries a change an operator (or a git push) asked for; default true. Jobs that
-   * only restore recorded state or read it (reconcile, sync, storage-status) say false: they never
-   * count as newer work, so they neither make a retry of an older change refuse nor keep two
-   * deploys around them from being merged.
+   * Whether the job carries a change an operator (or a git push) asked for: set by
+   * defineContract from NEUTRAL_JOB_TYPES, never by a schema.
    */
-  operatorChange?: boolean;
+  readonly operatorChange?: boolean;
   /** The app the job concerns, for listings and the status projection. */
   app(payload: T): string | undefined;
   /** A short description for listings; never contains secret values. */
   describe(payload: T): string;
 }
 
-export function defineContract<T>(contract: JobContract<T>): JobContract<T> {
-  return contract;
+export function defineContract<T>(contract: Omit<JobContract<T>, 'operatorChange'>): JobContract<T> {
+  return { ...contract, operatorChange: countsAsNewerWork(contract.type) };
 }

@@ -1,6 +1,6 @@
 /** The registry of job contracts, by job type. */
 import type { JobContract, JobType } from './contract.ts';
-import { JOB_TYPES } from './contract.ts';
+import { countsAsNewerWork, JOB_TYPES } from './contract.ts';
 import { configContract } from './schemas/config.ts';
 import { configReadContract } from './schemas/config-read.ts';
 import { deployContract } from './schemas/deploy.ts';
@@ -69,13 +69,7 @@ export function contractFor(type: JobType): JobContract<unknown> {
   return contracts[type] as unknown as JobContract<unknown>;
 }
 
-/**
- * Whether a job of this type counts as newer work: a change an operator asked for, which an older
- * job must not be re-applied over (retry) or merged across (supersession). Unknown types count.
- */
-export function countsAsNewerWork(type: string): boolean {
-  return !isJobType(type) || contracts[type].operatorChange !== false;
-}
+export { countsAsNewerWork };
 
 /** Job types that are not newer work (reconcile, sync, storage-status, storage-list). */
 export const NEUTRAL_TYPES: readonly JobType[] = JOB_TYPES.filter((t) => !countsAsNewerWork(t));

@@ -8,44 +8,72 @@
  *
  * Format (text, fits in JSON): `lss1.<key id: 8 hex>.<iv: base64url>.<ciphertext: base64url>.<tag: base64url>`
  */
-import { createHash, hkdfSync, randomBytes, scryptSync } from 'node:crypto';
-import { z } from 'zod';
+import { createHash, hkdfSync, randomBytes, scrypt, scryptSync } from 'node:crypto';
 import { gcmOpen, gcmSeal } from '../core/aes-gcm.ts';
 import { SealingError } from '../core/errors.ts';
 
 const VERSION = 'lss1';
 const SALT = 'longshore/sealing/v1';
-const SEALED = /^lss1\.([0-9a-f]{8})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]{22})$/;
+export const SEALED = /^lss1\.([0-9a-f]{8})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]*)\.([A-Za-z0-9_-]{22})$/;
 
-export const sealedValue = z
-  .string()
-  .regex(
-    SEALED,
-    'must be a value sealed with the fleet key (lss1.…); producers seal values before enqueueing',
-  );
-
-export type SealedValue = z.infer<typeof sealedValue>;
+/** A value sealed with the fleet key; schemas/sealed-value.ts checks the format in payloads. */
+export type SealedValue = string;
 
 export function isSealed(value: string): boolean {
   return SEALED.test(value);
 }
 
-const keyCache = new Map<string, { key: Buffer; keyId: string }>();
+interface DerivedKey {
+  key: Buffer;
+  keyId: string;
+}
 
-function deriveKey(passphrase: string): { key: Buffer; keyId: string } {
-  const cached = keyCache.get(passphrase);
-  if (cached) return cached;
-  // scrypt makes a guessed passphrase expensive to test against a sealed value found in a dump.
-  const key = scryptSync(passphrase, SALT, 32, { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+const keyCache = new Map<string, DerivedKey>();
+const pending = new Map<string, Promise<DerivedKey>>();
+
+// scrypt makes a guessed passphrase expensive to test against a sealed value found in a dump.
+const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+
+function remember(passphrase: string, key: Buffer): DerivedKey {
   const keyId = createHash('sha256').update(key).update('key-id').digest('hex').slice(0, 8);
   const derived = { key, keyId };
   keyCache.set(passphrase, derived);
   return derived;
 }
 
+function deriveKey(passphrase: string): DerivedKey {
+  return keyCache.get(passphrase) ?? remember(passphrase, scryptSync(passphrase, SALT, 32, SCRYPT));
+}
+
+/**
+ * Starts deriving the key on libuv's thread pool (about 100 ms of CPU) and resolves with it: a CLI
+ * call starts this first, so the derivation runs beside module loading and the Redis connection
+ * instead of after them (docs/cli-startup.md). Later calls share the one derivation.
+ */
+export function deriveKeyInBackground(passphrase: string): Promise<DerivedKey> {
+  const cached = keyCache.get(passphrase);
+  if (cached) return Promise.resolve(cached);
+  let derivation = pending.get(passphrase);
+  if (!derivation) {
+    derivation = new Promise<DerivedKey>((resolve, reject) => {
+      scrypt(passphrase, SALT, 32, SCRYPT, (err, key) =>
+        err ? reject(err) : resolve(remember(passphrase, key)),
+      );
+    });
+    pending.set(passphrase, derivation);
+  }
+  return derivation;
+}
+
 export class Sealer {
   private readonly key: Buffer;
   readonly keyId: string;
+
+  /** A Sealer whose key is derived off the main thread (see deriveKeyInBackground). */
+  static async create(passphrase: string): Promise<Sealer> {
+    await deriveKeyInBackground(passphrase);
+    return new Sealer(passphrase);
+  }
 
   constructor(passphrase: string) {
     const derived = deriveKey(passphrase);

@@ -14,7 +14,7 @@
  */
 import type { Redis } from 'ioredis';
 import { PROCESS_TYPES_FIELD } from './app-processes.ts';
-import { countsAsNewerWork } from './contracts.ts';
+import { countsAsNewerWork } from './contract.ts';
 import { keys } from './keys.ts';
 import { type Lane, parseLaneId } from './lane.ts';
 import { parseRenamed, RENAMED_FIELD } from './renamed.ts';

@@ -9,13 +9,12 @@
  * and in the logs of jobs written before this format); every other event is stored as one JSON
  * text after an ASCII record separator (RS, as RFC 7464 JSON text sequences start), which plain
  * text never starts with — a detail that would is stored encoded too. Anything that does not
- * decode is a detail with the entry's text.
+ * decode is a detail with the entry's text. Encoding and decoding live in stream-event-codec.ts, so
+ * a reader that only prints events (the CLI's renderer) loads no schema library.
  *
  * Readers add `state` (the job's state changed), `follow` (the job was superseded; the reader
  * follows the newer one) and a last `outcome`.
  */
-import { z } from 'zod';
-
 /** One Deployment of a rollout, counted as `kubectl rollout status` counts it. */
 export interface RolloutCounts {
   /** The Deployment's name. */
@@ -56,46 +55,6 @@ export type StreamEventKind = StreamEvent['kind'];
 
 /** Starts every encoded entry (ASCII RS). */
 export const ENCODED_MARK = '\u001e';
-
-const count = z.number().int().min(0);
-const logEvent = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('step'), text: z.string() }),
-  z.object({ kind: z.literal('detail'), text: z.string() }),
-  z.object({ kind: z.literal('warning'), text: z.string() }),
-  z.object({
-    kind: z.literal('rollout'),
-    release: z.string().optional(),
-    deployments: z.array(
-      z.object({
-        name: z.string(),
-        process: z.string().optional(),
-        desired: count,
-        updated: count,
-        ready: count,
-        available: count,
-      }),
-    ),
-  }),
-]);
-
-/** The job-log entry of an event. */
-export function encodeLogEvent(event: LogEvent): string {
-  if (event.kind === 'detail' && !event.text.startsWith(ENCODED_MARK)) return event.text;
-  return `${ENCODED_MARK}${JSON.stringify(event)}`;
-}
-
-/** The event of a job-log entry; plain text (older jobs, `ctx.log`) is a detail. */
-export function decodeLogEntry(entry: string): LogEvent {
-  if (!entry.startsWith(ENCODED_MARK)) return { kind: 'detail', text: entry };
-  const body = entry.slice(ENCODED_MARK.length);
-  try {
-    const parsed = logEvent.safeParse(JSON.parse(body));
-    if (parsed.success) return parsed.data as LogEvent;
-  } catch {
-    // not JSON: shown as the text it is
-  }
-  return { kind: 'detail', text: body };
-}
 
 /** Dokku's indentation: details line up under the text of a `-----> ` header. */
 export const DETAIL_INDENT = '       ';

@@ -46,7 +46,7 @@ import { jobEnvelope } from '../jobs/envelope.ts';
 import { laneId } from '../jobs/lane.ts';
 import type { LaneStore } from '../jobs/ordering/lane-store.ts';
 import { clearRenamed, renamedDecision } from '../jobs/renamed.ts';
-import { encodeLogEvent } from '../jobs/stream-events.ts';
+import { encodeLogEvent } from '../jobs/stream-event-codec.ts';
 import { issuesOf, validateJob } from '../jobs/validate.ts';
 import { classifyError } from './failure.ts';
 import type { HandlerResult, JobInfo, WorkerServices } from './handler.ts';

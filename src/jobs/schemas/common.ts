@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { appName as appNameFormat } from '../../../rules/app-names.ts';
-import { dns1123Label } from '../../../rules/names.ts';
+import { dns1123Label } from '../../../rules/name-schemas.ts';
 
 export {
   APP_NAME_MAX,

@@ -26,7 +26,6 @@ export const configReadContract = defineContract<ConfigReadPayload>({
   summary: "Read an app's config values, sealed for the CLI that asked (config:show, config:get)",
   payload: configReadPayload,
   lane: (p) => ({ kind: 'app', name: p.app }),
-  operatorChange: false,
   app: (p) => p.app,
   describe: (p) => `config-read ${p.app}${p.keys ? ` ${p.keys.join(',')}` : ''}`,
 });

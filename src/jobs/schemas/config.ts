@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { sealedValue } from '../sealing.ts';
 import { appName, envKey } from './common.ts';
+import { sealedValue } from './sealed-value.ts';
 
 /**
  * Plaintext env changes must fit the `config-{app}` Secret (1,048,576 bytes of data in all); the

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { sealedValue } from '../sealing.ts';
 import {
   appName,
   cpuQuantity,
@@ -13,6 +12,7 @@ import {
   processType,
   quantity,
 } from './common.ts';
+import { sealedValue } from './sealed-value.ts';
 
 const probe = z
   .object({

@@ -11,7 +11,7 @@
  *   supersedes a real job nor is superseded by one; and it is not a type a supersession walk
  *   passes (PASSABLE_TYPES, contracts.ts), so a deploy queued before it is never skipped in favour
  *   of one queued after it — the plan then shows the state the lane has at its place;
- * - `operatorChange: false`: it is not newer work a retry of an older change must not undo, and its
+ * - neutral (NEUTRAL_JOB_TYPES, contract.ts): it is not newer work a retry of an older change must not undo, and its
  *   success records no `change` in the status projection; its handler reports no revision or image.
  *
  * Which jobs have a dry run: the app jobs that go through the deploy pipeline, and destroy (all
@@ -20,6 +20,7 @@
  */
 import { z } from 'zod';
 import { defineContract, type JobContract, type JobType } from '../contract.ts';
+import { isPlannable, PLANNABLE_TYPES, type PlannableType } from '../plannable.ts';
 import { configContract } from './config.ts';
 import { deployContract } from './deploy.ts';
 import { destroyContract } from './destroy.ts';
@@ -31,8 +32,8 @@ import { psContract } from './ps.ts';
 import { resourcesContract } from './resources.ts';
 import { scaleContract } from './scale.ts';
 
-/** The job types a dry run can stand for, with their contracts. */
-const PLANNABLE = {
+/** The contract of every job type a dry run can stand for (plannable.ts lists them). */
+const PLANNABLE: Record<PlannableType, { type: JobType }> = {
   deploy: deployContract,
   config: configContract,
   scale: scaleContract,
@@ -43,14 +44,7 @@ const PLANNABLE = {
   ps: psContract,
   resources: resourcesContract,
   destroy: destroyContract,
-} as const satisfies Partial<Record<JobType, { type: JobType }>>;
-
-export type PlannableType = keyof typeof PLANNABLE;
-export const PLANNABLE_TYPES = Object.keys(PLANNABLE) as PlannableType[];
-
-export function isPlannable(type: string): type is PlannableType {
-  return Object.hasOwn(PLANNABLE, type);
-}
+};
 
 function contractOf(type: PlannableType): JobContract<unknown> {
   return PLANNABLE[type] as unknown as JobContract<unknown>;
@@ -84,7 +78,6 @@ export const dryRunContract = defineContract<DryRunPayload>({
   payload: dryRunPayload as unknown as z.ZodType<DryRunPayload>,
   lane: (p) => contractOf(p.type).lane(p.payload),
   barrierLane: (p) => contractOf(p.type).barrierLane?.(p.payload),
-  operatorChange: false,
   app: (p) => contractOf(p.type).app(p.payload),
   describe: (p) => `dry run: ${contractOf(p.type).describe(p.payload)}`,
 });

@@ -25,7 +25,6 @@ export const logsContract = defineContract<LogsPayload>({
   payload: logsPayload,
   // A read of the pods: it must neither wait behind deploys nor hold up the app's lane while it follows.
   lane: () => undefined,
-  operatorChange: false,
   app: (p) => p.app,
   describe: (p) =>
     `logs ${p.app}${p.process ? ` --process ${p.process}` : ''} --tail ${p.tail}${p.follow ? ' -f' : ''}`,

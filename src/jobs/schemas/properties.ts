@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { userAnnotations, userLabels } from '../../../rules/labels.ts';
-import { dns1123Subdomain } from '../../../rules/names.ts';
+import { dns1123Subdomain } from '../../../rules/name-schemas.ts';
 import { defineContract } from '../contract.ts';
 import { appName, namespaceName } from './common.ts';
 

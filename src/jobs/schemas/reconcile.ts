@@ -13,7 +13,6 @@ export const reconcileContract = defineContract<ReconcilePayload>({
   lane: (p) => ({ kind: 'app', name: p.app }),
   supersedeKey: 'reconcile',
   // Repairs drift towards what is recorded; changes nothing an operator asked for.
-  operatorChange: false,
   app: (p) => p.app,
   describe: (p) => `reconcile ${p.app}`,
 });

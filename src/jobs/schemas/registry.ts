@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import { defineContract } from '../contract.ts';
-import { sealedValue } from '../sealing.ts';
 import { appName } from './common.ts';
+import { sealedValue } from './sealed-value.ts';
 
 export const registryServer = z
   .string()

@@ -16,7 +16,6 @@ export const releasesContract = defineContract<ReleasesPayload>({
   summary: "List an app release's history (revision, status, image, change, when, job)",
   payload: releasesPayload,
   lane: () => undefined,
-  operatorChange: false,
   app: (p) => p.app,
   describe: (p) => `releases ${p.app}`,
 });

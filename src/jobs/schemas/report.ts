@@ -16,7 +16,6 @@ export const reportContract = defineContract<ReportPayload>({
   summary: 'Everything the fleet knows of an app (a read)',
   payload: reportPayload,
   lane: () => undefined,
-  operatorChange: false,
   app: (p) => p.app,
   describe: (p) => `apps:report ${p.app}`,
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { runJobName, shortHash } from '../../../charts/index.ts';
 import { defineContract } from '../contract.ts';
-import { sealedValue } from '../sealing.ts';
 import { appName, envKey, processType } from './common.ts';
+import { sealedValue } from './sealed-value.ts';
 
 /** A run's `activeDeadlineSeconds` unless `--timeout` says otherwise: one day. */
 export const RUN_DEFAULT_TIMEOUT_SECONDS = 86_400;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { hostPath } from '../../../rules/host-paths.ts';
-import { dns1123Subdomain } from '../../../rules/names.ts';
+import { dns1123Subdomain } from '../../../rules/name-schemas.ts';
 import { defineContract } from '../contract.ts';
 import { namespaceName, quantity, storageName } from './common.ts';
 
@@ -58,7 +58,6 @@ export const storageStatusContract = defineContract<StorageStatusPayload>({
   // Ordered behind pending creates and destroys of the same entry so it reports their outcome.
   lane: (p) => ({ kind: 'storage', name: p.name }),
   // A read.
-  operatorChange: false,
   app: () => undefined,
   describe: (p) => `storage-status ${p.name}`,
 });
@@ -69,7 +68,6 @@ export const storageListContract = defineContract<StorageListPayload>({
   payload: storageListPayload,
   // A read of the whole fleet's entries: nothing to order it behind (storage-status waits per entry).
   lane: () => undefined,
-  operatorChange: false,
   app: () => undefined,
   describe: () => 'storage-list',
 });

@@ -13,7 +13,6 @@ export const syncContract = defineContract<SyncPayload>({
   // A sync still queued when the next one arrives (no worker running, a backlog) is replaced by it.
   supersedeKey: 'sync',
   // Only enqueues reconciles.
-  operatorChange: false,
   app: () => undefined,
   describe: () => 'sync',
 });

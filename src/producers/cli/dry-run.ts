@@ -10,7 +10,8 @@
  */
 import type { Redis } from 'ioredis';
 import { InvalidInputError } from '../../core/errors.ts';
-import { type DryRunOutcome, isPlannable, PLANNABLE_TYPES } from '../../jobs/schemas/dry-run.ts';
+import { isPlannable, PLANNABLE_TYPES } from '../../jobs/plannable.ts';
+import type { DryRunOutcome } from '../../jobs/schemas/dry-run.ts';
 import { type CommonOptions, type Output, type ResultView, submit } from './runtime.ts';
 
 export interface DryRunOptions extends CommonOptions {

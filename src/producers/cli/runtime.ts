@@ -21,7 +21,7 @@ import {
   waitForRedis,
 } from '../../core/redis.ts';
 import type { JobClient } from '../../jobs/client.ts';
-import { Sealer } from '../../jobs/sealing.ts';
+import type { Sealer } from '../../jobs/sealing.ts';
 import type { StreamEvent } from '../../jobs/stream-events.ts';
 import { createStreamRenderer, type RenderMode, type RenderSink } from '../ops/stream-render.ts';
 import { EXIT } from './exit-codes.ts';
@@ -45,8 +45,20 @@ export function config(): FleetConfig {
   return loadFleetConfig();
 }
 
-export function sealer(): Sealer {
-  return new Sealer(requireSecret(config()));
+/** The fleet's Sealer; its key comes from the derivation {@link startKeyDerivation} began. */
+export async function sealer(): Promise<Sealer> {
+  const { Sealer } = await import('../../jobs/sealing.ts');
+  return Sealer.create(requireSecret(config()));
+}
+
+/**
+ * Loads what submitting needs next (the payload schemas, bullmq) for a call that seals a value:
+ * the main thread compiles them while the key is derived on the thread pool (key-head-start.ts)
+ * instead of waiting for it.
+ */
+export function prefetchSubmitModules(): void {
+  void import('../../jobs/validate.ts').catch(() => undefined);
+  void import('../../jobs/client.ts').catch(() => undefined);
 }
 
 export function enqueuedBy(): string {

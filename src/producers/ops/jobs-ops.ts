@@ -16,7 +16,8 @@ import { laneId } from '../../jobs/lane.ts';
 import { LaneStore } from '../../jobs/ordering/lane-store.ts';
 import { redactSealed } from '../../jobs/redact.ts';
 import { readLaneStatus } from '../../jobs/status.ts';
-import { decodeLogEntry, eventLines, type LogEvent, type StreamEvent } from '../../jobs/stream-events.ts';
+import { decodeLogEntry } from '../../jobs/stream-event-codec.ts';
+import { eventLines, type LogEvent, type StreamEvent } from '../../jobs/stream-events.ts';
 
 export const LISTABLE_STATES = [
   'active',

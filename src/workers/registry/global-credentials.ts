@@ -22,7 +22,8 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { normalizeRegistryServer } from '../../apps/registry-host.ts';
 import { KEY_PREFIX } from '../../jobs/keys.ts';
-import { type Sealer, sealContext, sealedValue } from '../../jobs/sealing.ts';
+import { sealedValue } from '../../jobs/schemas/sealed-value.ts';
+import { type Sealer, sealContext } from '../../jobs/sealing.ts';
 
 const KEY = `${KEY_PREFIX}:registry:global`;
 const GENERATIONS = `${KEY_PREFIX}:registry:global:generation`;

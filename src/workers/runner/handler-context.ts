@@ -1,7 +1,7 @@
 /** The HandlerContext of one running job (src/workers/handler.ts describes each member). */
 import type { Job } from 'bullmq';
 import type { Logger } from '../../core/logger.ts';
-import { encodeLogEvent } from '../../jobs/stream-events.ts';
+import { encodeLogEvent } from '../../jobs/stream-event-codec.ts';
 import type { HandlerContext, WorkerServices } from '../handler.ts';
 import type { Abortable } from './abort.ts';
 import type { RunningJob } from './running-job.ts';

@@ -1,12 +1,7 @@
 /** The job-stream contract: what workers write into a job's log and how readers decode it. */
 import { describe, expect, it } from 'vitest';
-import {
-  decodeLogEntry,
-  ENCODED_MARK,
-  encodeLogEvent,
-  eventLines,
-  type LogEvent,
-} from '../../../src/jobs/stream-events.ts';
+import { decodeLogEntry, encodeLogEvent } from '../../../src/jobs/stream-event-codec.ts';
+import { ENCODED_MARK, eventLines, type LogEvent } from '../../../src/jobs/stream-events.ts';
 
 const web = { name: 'shop-web', process: 'web', desired: 3, updated: 2, ready: 1, available: 1 };
 

@@ -34,7 +34,15 @@ describe('cron schedules', () => {
     ['61 * * * *', /^is not a valid cron expression: /],
     ['0 24 * * *', /^is not a valid cron expression: /],
     ['0 0 32 * *', /^is not a valid cron expression: /],
-    ['0 0 * 13 *', /^is not a valid cron expression: /],
+    ['0 0 * 13 *', /^is not a valid cron expression: end of range \(13\) above maximum \(12\): 13$/],
+    ['0 0 0 * *', /^is not a valid cron expression: beginning of range \(0\) below minimum \(1\): 0$/],
+    [
+      '0 5-2 * * *',
+      /^is not a valid cron expression: beginning of range \(5\) beyond end of range \(2\): 5-2$/,
+    ],
+    ['*/0 * * * *', /^is not a valid cron expression: step of range should be a positive number: \*\/0$/],
+    ['1-2-3 * * * *', /^is not a valid cron expression: too many hyphens: 1-2-3$/],
+    ['0 0 * * 7', /^is not a valid cron expression: end of range \(7\) above maximum \(6\): 7$/],
   ])('refuses %j', (schedule, problem) => expect(cronScheduleProblem(schedule)).toMatch(problem));
 
   it('trims the schedule it accepts and reports one message for one it refuses', () => {

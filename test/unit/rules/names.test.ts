@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { appName, PROCESS_TYPE_MAX, processTypeProblem, storageName } from '../../../rules/app-names.ts';
+import { dns1123Label, dns1123Subdomain } from '../../../rules/name-schemas.ts';
 import {
   DNS1035_LABEL_MESSAGE,
   DNS1123_LABEL_MESSAGE,
   DNS1123_SUBDOMAIN_MESSAGE,
-  dns1123Label,
   dns1123LabelProblem,
-  dns1123Subdomain,
   isDNS1035Label,
   isDNS1123Label,
   isDNS1123Subdomain,

@@ -93,7 +93,7 @@ export function registerConfig(program: Command): void {
       const plain = await assignmentsOf(app, assignments, options);
       return submitAppJob(
         'config',
-        { app, set: sealConfigSet(sealer(), app, plain), unset: [], restart: options.restart },
+        { app, set: sealConfigSet(await sealer(), app, plain), unset: [], restart: options.restart },
         options,
       );
     }),

@@ -78,7 +78,10 @@ async function refuseTypesTheAppLacks(
  * `env` of the payload: `--env-file` files in order, then `--env` pairs (a pair wins), sealed as
  * `config:set` seals them; `--unset-env` names as `null`. A name both set and unset is refused.
  */
-function envChangeFrom(app: string, options: DeployOptions): Record<string, unknown> | undefined {
+async function envChangeFrom(
+  app: string,
+  options: DeployOptions,
+): Promise<Record<string, unknown> | undefined> {
   const plain = {
     ...readEnvFiles(options.envFile ?? []),
     ...parseAssignments(options.env ?? [], 'env'),
@@ -94,7 +97,7 @@ function envChangeFrom(app: string, options: DeployOptions): Record<string, unkn
     );
   }
   if (Object.keys(plain).length === 0 && unset.length === 0) return undefined;
-  const env: Record<string, unknown> = sealConfigSet(sealer(), app, plain, 'env');
+  const env: Record<string, unknown> = sealConfigSet(await sealer(), app, plain, 'env');
   for (const key of unset) env[key] = null;
   return env;
 }
@@ -146,7 +149,7 @@ export async function deployPayloadFrom(
     if (parts.healthchecks) payload.healthchecks = parts.healthchecks;
     if (parts.cron) payload.cron = parts.cron;
   }
-  const env = envChangeFrom(app, options);
+  const env = await envChangeFrom(app, options);
   if (env) payload.env = env;
   const domains = domainChangesFrom(options);
   if (domains) payload.domains = domains;
@@ -171,7 +174,7 @@ export async function deployPayloadFrom(
     payload.registry = {
       server: options.registryServer,
       username: options.registryUsername,
-      password: sealer().seal(password, sealContext.registryPassword(app)),
+      password: (await sealer()).seal(password, sealContext.registryPassword(app)),
     };
   }
   return payload;

@@ -48,7 +48,7 @@ export function registerRegistry(program: Command): void {
         {
           server,
           username,
-          password: sealer().seal(password, context),
+          password: (await sealer()).seal(password, context),
           ...(options.app ? { app: options.app } : { global: true }),
         },
         options,

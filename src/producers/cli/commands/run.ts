@@ -86,7 +86,7 @@ export function registerRun(program: Command): void {
           tty = false;
         }
         const env =
-          options.env.length > 0 ? sealRunEnv(sealer(), app, parseAssignments(options.env, 'env')) : {};
+          options.env.length > 0 ? sealRunEnv(await sealer(), app, parseAssignments(options.env, 'env')) : {};
         const raw: Record<string, unknown> = {
           app,
           command,
