@@ -67,20 +67,20 @@ function fieldProblem(field: string, bounds: FieldBounds): string | undefined {
     const [range = '', step, ...moreSlashes] = part.split('/');
     if (moreSlashes.length > 0) return `too many slashes: ${part}`;
     const [low = '', high, ...moreHyphens] = range.split('-');
-    if (moreHyphens.length > 0) return `too many hyphens: ${part}`;
     let start: number;
     let end: number;
     if (low === '*' || low === '?') {
-      if (high !== undefined) return `too many hyphens: ${part}`;
+      // As robfig/cron: a star is the whole range, whatever follows a hyphen after it.
       start = bounds.min;
       end = bounds.max;
     } else {
-      const first = valueOf(low, bounds);
+      if (moreHyphens.length > 0) return `too many hyphens: ${part}`;
+      const first = fieldValue(low, bounds);
       if (typeof first === 'string') return first;
       start = first;
       if (high === undefined) end = step === undefined ? start : bounds.max;
       else {
-        const last = valueOf(high, bounds);
+        const last = fieldValue(high, bounds);
         if (typeof last === 'string') return last;
         end = last;
       }
@@ -99,7 +99,7 @@ function fieldProblem(field: string, bounds: FieldBounds): string | undefined {
 }
 
 /** A field value: a number, or a month or weekday name (any case); robfig/cron's parseIntOrName. */
-function valueOf(text: string, bounds: FieldBounds): number | string {
+function fieldValue(text: string, bounds: FieldBounds): number | string {
   const named = bounds.names?.indexOf(text.toUpperCase()) ?? -1;
   if (named >= 0) return bounds.min + named;
   if (!/^\d+$/.test(text))

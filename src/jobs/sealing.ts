@@ -60,6 +60,8 @@ export function deriveKeyInBackground(passphrase: string): Promise<DerivedKey> {
         err ? reject(err) : resolve(remember(passphrase, key)),
       );
     });
+    // A failed derivation is not remembered: the next call tries again.
+    derivation.catch(() => pending.delete(passphrase));
     pending.set(passphrase, derivation);
   }
   return derivation;
