@@ -148,11 +148,13 @@ describe('storage', () => {
 
     expect(await ok(['storage:destroy', 'geo', '--wait'])).toMatch(/completed: storage entry geo destroyed/);
     // The uninstall deletes without waiting (as `helm uninstall` does): the claim goes at once, the
-    // volume once the binder has released it and pv-protection has dropped its finalizer.
+    // volume once the binder has released it and pv-protection has dropped its finalizer; the
+    // claim itself waits for the unmounted pods' graceful termination (pvc-protection).
     await until(
       async () =>
         ((await claim('geo')) === undefined && (await volume('storage-geo')) === undefined) || undefined,
       'the claim and the volume to be gone',
+      { timeoutMs: 60_000 },
     );
     expect(await claim('geo')).toBeUndefined();
     expect(await volume('storage-geo')).toBeUndefined();
