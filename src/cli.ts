@@ -7,7 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { SettingFlagError, settingFlags, settingsFromFlags } from '../infra/kube-sim/settings-flags.ts';
 import { EXIT } from './producers/cli/exit-codes.ts';
 import { action, exitCodeFor, prefetchSubmitModules } from './producers/cli/runtime.ts';
-import { sealsValues } from './producers/cli/seals-values.ts';
+import { sealingJobType } from './producers/cli/seals-values.ts';
 
 type Register = (program: Command) => void;
 
@@ -118,7 +118,8 @@ function longRunning<A extends unknown[]>(
 
 export async function buildProgram(argv = process.argv): Promise<Command> {
   // The key is being derived (src/cli-prelude.ts): load what submitting needs meanwhile.
-  if (sealsValues(argv)) prefetchSubmitModules();
+  const sealing = sealingJobType(argv);
+  if (sealing) prefetchSubmitModules(sealing);
   const program = new Command('longshore')
     .description(
       'A queue-driven deploy fleet for Kubernetes. Configuration comes from the environment (see README).',

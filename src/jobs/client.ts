@@ -11,7 +11,7 @@ import { ENVELOPE_VERSION, type JobEnvelope } from './envelope.ts';
 import { KEY_PREFIX, QUEUE_NAME } from './keys.ts';
 import { laneId } from './lane.ts';
 import { LaneStore } from './ordering/lane-store.ts';
-import { validateJob } from './validate.ts';
+import { validateJobLazily } from './validate-lazily.ts';
 
 /** Name of the custom backoff strategy workers implement (jittered exponential, Retry-After aware). */
 export const BACKOFF_STRATEGY = 'longshore';
@@ -58,7 +58,7 @@ export class JobClient {
    * then enqueues it in its lane's order.
    */
   async enqueue(type: string, payload: unknown, enqueuedBy: string): Promise<EnqueuedJob> {
-    const job = validateJob(type, payload);
+    const job = await validateJobLazily(type, payload);
     const lane = job.contract.lane(job.payload);
     const envelope: JobEnvelope = {
       v: ENVELOPE_VERSION,

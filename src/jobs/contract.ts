@@ -37,6 +37,10 @@ export const JOB_TYPES = [
 
 export type JobType = (typeof JOB_TYPES)[number];
 
+export function isJobType(type: string): type is JobType {
+  return (JOB_TYPES as readonly string[]).includes(type);
+}
+
 /**
  * The job types that are not an operator change: they only restore recorded state or read it
  * (config-read, logs, releases, report, storage-list, storage-status, reconcile, sync) or plan

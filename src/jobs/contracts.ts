@@ -1,6 +1,6 @@
 /** The registry of job contracts, by job type. */
 import type { JobContract, JobType } from './contract.ts';
-import { countsAsNewerWork, JOB_TYPES } from './contract.ts';
+import { countsAsNewerWork, isJobType, JOB_TYPES } from './contract.ts';
 import { configContract } from './schemas/config.ts';
 import { configReadContract } from './schemas/config-read.ts';
 import { deployContract } from './schemas/deploy.ts';
@@ -60,16 +60,12 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   'dry-run': dryRunContract as JobContract<never>,
 };
 
-export function isJobType(type: string): type is JobType {
-  return (JOB_TYPES as readonly string[]).includes(type);
-}
-
 /** The contract of a job type; callers check `isJobType` first. */
 export function contractFor(type: JobType): JobContract<unknown> {
   return contracts[type] as unknown as JobContract<unknown>;
 }
 
-export { countsAsNewerWork };
+export { countsAsNewerWork, isJobType };
 
 /** Job types that are not newer work (reconcile, sync, storage-status, storage-list). */
 export const NEUTRAL_TYPES: readonly JobType[] = JOB_TYPES.filter((t) => !countsAsNewerWork(t));

@@ -21,6 +21,7 @@ import {
   waitForRedis,
 } from '../../core/redis.ts';
 import type { JobClient } from '../../jobs/client.ts';
+import type { JobType } from '../../jobs/contract.ts';
 import type { Sealer } from '../../jobs/sealing.ts';
 import type { StreamEvent } from '../../jobs/stream-events.ts';
 import { createStreamRenderer, type RenderMode, type RenderSink } from '../ops/stream-render.ts';
@@ -29,8 +30,9 @@ import { createOutput, type Output } from './output.ts';
 
 // bullmq and the job contracts (zod) load when a command enqueues or reads jobs, not for every
 // call: a command that only reads Redis (apps:list) starts without them (docs/cli-startup.md).
-const validateJob = async (...args: Parameters<typeof import('../../jobs/validate.ts').validateJob>) =>
-  (await import('../../jobs/validate.ts')).validateJob(...args);
+const validateJob = async (
+  ...args: Parameters<typeof import('../../jobs/validate-lazily.ts').validateJobLazily>
+) => (await import('../../jobs/validate-lazily.ts')).validateJobLazily(...args);
 const waitForJob = async (...args: Parameters<typeof import('../ops/jobs-ops.ts').waitForJob>) =>
   (await import('../ops/jobs-ops.ts')).waitForJob(...args);
 
@@ -52,12 +54,12 @@ export async function sealer(): Promise<Sealer> {
 }
 
 /**
- * Loads what submitting needs next (the payload schemas, bullmq) for a call that seals a value:
- * the main thread compiles them while the key is derived on the thread pool (key-head-start.ts)
- * instead of waiting for it.
+ * Loads what submitting a `type` job needs next (its contract, bullmq) for a call that seals a
+ * value: the main thread compiles them while the key is derived on the thread pool
+ * (key-head-start.ts) instead of waiting for it.
  */
-export function prefetchSubmitModules(): void {
-  void import('../../jobs/validate.ts').catch(() => undefined);
+export function prefetchSubmitModules(type: JobType): void {
+  void import('../../jobs/contract-loaders.ts').then((m) => m.loadContract(type)).catch(() => undefined);
   void import('../../jobs/client.ts').catch(() => undefined);
 }
 

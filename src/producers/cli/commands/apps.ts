@@ -41,8 +41,8 @@ export function registerApps(program: Command): void {
       .option(...DRY_RUN_OPTION),
   ).action(
     action(async (app: string, options: DryRunOptions & { force?: boolean; withStorage?: boolean }) => {
-      const { validateJob } = await import('../../../jobs/validate.ts');
-      validateJob('destroy', { app, withStorage: Boolean(options.withStorage) });
+      const { validateJobLazily } = await import('../../../jobs/validate-lazily.ts');
+      await validateJobLazily('destroy', { app, withStorage: Boolean(options.withStorage) });
       // A dry run destroys nothing: no name to confirm.
       if (!options.dryRun) await confirmByName(`destroying ${app}`, app, options.force);
       return submitAppJob('destroy', { app, withStorage: Boolean(options.withStorage) }, options);
@@ -98,7 +98,7 @@ export function registerApps(program: Command): void {
       action(async (app: string, options: { json?: boolean }) => {
         // The contracts (zod) load only here: apps:list starts without them.
         const { appName } = await import('../../../jobs/schemas/common.ts');
-        const { issuesOf } = await import('../../../jobs/validate.ts');
+        const { issuesOf } = await import('../../../jobs/payload-checks.ts');
         const valid = appName.safeParse(app);
         if (!valid.success)
           throw new InvalidInputError(issuesOf(valid.error).map((i) => ({ ...i, path: 'app' })));

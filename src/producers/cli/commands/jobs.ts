@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
-import { MAX_PAYLOAD_BYTES } from '../../../jobs/validate.ts';
+import { MAX_PAYLOAD_BYTES } from '../../../jobs/payload-checks.ts';
 import {
   cancelJob,
   type JobDetails,

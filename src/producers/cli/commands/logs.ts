@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { formatLogLine } from '../../../jobs/log-stream.ts';
-import { validateJob } from '../../../jobs/validate.ts';
+import { validateJobLazily } from '../../../jobs/validate-lazily.ts';
 import { followLogStream } from '../../ops/log-reader.ts';
 import { EXIT } from '../exit-codes.ts';
 import { createOutput } from '../output.ts';
@@ -34,7 +34,7 @@ export function registerLogs(program: Command): void {
         if (options.process !== undefined) payload.process = options.process;
         if (options.tail !== undefined)
           payload.tail = /^\d+$/.test(options.tail) ? Number(options.tail) : options.tail;
-        validateJob('logs', payload);
+        await validateJobLazily('logs', payload);
         return withClient(async (client, redis) => {
           let stopping = false;
           const onSigint = () => {

@@ -11,7 +11,7 @@ import { InvalidInputError } from '../../../core/errors.ts';
 import { settledProcessTypes, unknownScaleTypes } from '../../../jobs/app-processes.ts';
 import { type RunPayload, runJobNameFor } from '../../../jobs/schemas/run.ts';
 import { sealRunEnv } from '../../../jobs/sealed-input.ts';
-import { validateJob } from '../../../jobs/validate.ts';
+import { validateJobLazily } from '../../../jobs/validate-lazily.ts';
 import { waitForJob } from '../../ops/jobs-ops.ts';
 import { followLogStream } from '../../ops/log-reader.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -98,7 +98,7 @@ export function registerRun(program: Command): void {
         if (options.timeout !== undefined) raw.timeoutSeconds = seconds(options.timeout);
         if (options.process !== undefined) raw.process = options.process;
         // Refused before connecting: exit 2, nothing enqueued.
-        const payload = validateJob('run', raw).payload as RunPayload;
+        const payload = (await validateJobLazily('run', raw)).payload as RunPayload;
         return withClient(async (client, redis) => {
           // Refused here when the app's types are known and nothing is queued ahead; else the worker refuses.
           const known = await settledProcessTypes(redis, app);
