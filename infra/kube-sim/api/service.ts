@@ -86,7 +86,7 @@ export class ApiService {
       );
     }
     const labels = parseLabelSelector(query.get('labelSelector'));
-    const fields = parseFieldSelector(query.get('fieldSelector'), type.kind);
+    const fields = parseFieldSelector(query.get('fieldSelector'), type);
     let items = this.store.list(typeKey(type), req.namespace);
     if (!labels.empty) items = items.filter((o) => labels.matches(o.metadata.labels));
     if (!fields.empty) items = items.filter((o) => fields.matches(o));
@@ -472,7 +472,7 @@ export class ApiService {
     // Custom resources are pruned by their version's structural schema (crd/prune.ts).
     const unknown = isCustomResource(req.type)
       ? pruneCustomResource(req.type, object)
-      : unknownFields(req.type.kind, object);
+      : unknownFields(req.type, object);
     const problems = [
       ...unknown.map((f) => `unknown field "${f}"`),
       ...(req.duplicateFields ?? []).map((f) => `duplicate field "${f}"`),

@@ -444,7 +444,7 @@ function applyChain(
   if (current.fields.size === 0) {
     // An object nobody manages yet: its existing fields go to "before-first-apply" first.
     try {
-      current = updateChain(scope, zeroObject(scope.kind), live, current, 'before-first-apply');
+      current = updateChain(scope, zeroObject(scope), live, current, 'before-first-apply');
     } catch (err) {
       throw internalError(`failed to create manager for existing fields: ${(err as Error).message}`);
     }
@@ -603,10 +603,13 @@ const ZERO_OBJECTS: Record<string, Record<string, unknown>> = {
   PersistentVolume: { spec: {}, status: {} },
   Lease: { spec: {} },
   Event: { involvedObject: {}, source: {} },
+  // Kinds two groups share are keyed by `apiVersion kind`.
+  'events.k8s.io/v1 Event': { regarding: {}, deprecatedSource: {} },
 };
 
-function zeroObject(kind: string): Record<string, unknown> {
-  return clone({ metadata: {}, ...ZERO_OBJECTS[kind] });
+function zeroObject(scope: { kind: string; apiVersion: string }): Record<string, unknown> {
+  const zero = ZERO_OBJECTS[`${scope.apiVersion} ${scope.kind}`] ?? ZERO_OBJECTS[scope.kind];
+  return clone({ metadata: {}, ...zero });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -735,7 +738,7 @@ export function recordUpdate(input: {
   const next = withoutManagedFields(after);
   // skipnonapplied.go: only creates start tracking.
   if (managed.fields.size === 0 && !isCreate) return clone(next);
-  const live = before ? withoutManagedFields(before) : zeroObject(input.kind);
+  const live = before ? withoutManagedFields(before) : zeroObject(input);
   try {
     managed = updateChain(scope, live, next, managed, input.manager);
   } catch {
