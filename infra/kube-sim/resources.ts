@@ -276,3 +276,25 @@ export function unregisterResourceTypes(owner: string): void {
   }
   registered.delete(owner);
 }
+
+/**
+ * Converts an object of `type` to another served shape of the same storage (a view's stored
+ * type, or a view of `type`): what server-side apply needs to compare managers' fields in their
+ * own versions. Undefined for an apiVersion no shape of this storage is served in.
+ */
+export function versionConverter(type: ResourceType): (object: unknown, apiVersion: string) => unknown {
+  const storage = type.view?.of ?? type;
+  return (object, apiVersion) => {
+    if (apiVersion === groupVersion(type)) return object;
+    if (!object || typeof object !== 'object' || Array.isArray(object)) return undefined;
+    const stored = type.view ? type.view.fromView(object as KubeObject) : (object as KubeObject);
+    if (apiVersion === groupVersion(storage)) return stored;
+    const view = RESOURCE_TYPES.find(
+      (t) =>
+        t.view?.of.group === storage.group &&
+        t.view.of.plural === storage.plural &&
+        groupVersion(t) === apiVersion,
+    );
+    return view?.view?.toView(stored);
+  };
+}

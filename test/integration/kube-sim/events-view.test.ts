@@ -326,6 +326,58 @@ describe('events.k8s.io/v1 Events, a view of core/v1 Events', () => {
     });
   });
 
+  it('an apply through one API conflicts with a manager of the other, compared in its version', async () => {
+    // A core/v1 writer owns `message` and the series; an events.k8s.io/v1 applier changing
+    // `note` changes its `message`.
+    const series = { count: 2, lastObservedTime: '2026-01-02T03:09:05.000000Z' };
+    const created = await fetch(`${c.sim.url}${corePath()}?fieldManager=legacy-writer`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        metadata: { name: 'owned' },
+        involvedObject: { kind: 'Pod', namespace: ns, name: 'p' },
+        message: 'old',
+        series,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const body = (note: string, count: number) => ({
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'owned', namespace: ns },
+      regarding: { kind: 'Pod', namespace: ns, name: 'p' },
+      note,
+      series: { ...series, count },
+    });
+    const apply = (note: string, count: number, force = false) =>
+      events.patchNamespacedEvent(
+        { namespace: ns, name: 'owned', body: body(note, count), fieldManager: 'operator', force },
+        ssa,
+      );
+    // Upstream's Updater reports a conflict in the other manager's version and field names.
+    const status = await statusOf(apply('new', 2));
+    expect(status.code).toBe(409);
+    expect(status.message).toBe(
+      'Apply failed with 1 conflict: conflict with "legacy-writer" using v1: .message',
+    );
+    expect((await statusOf(apply('old', 3))).message).toBe(
+      'Apply failed with 1 conflict: conflict with "legacy-writer" using v1: .series.count',
+    );
+    const forced = await apply('old', 3, true);
+    expect(forced.series?.count).toBe(3);
+    const managers = Object.fromEntries(
+      (forced.metadata?.managedFields ?? []).map((m) => [m.manager, m.fieldsV1 as Record<string, unknown>]),
+    );
+    // The core/v1 writer lost the series count to the applier and kept its message.
+    expect(managers['legacy-writer']).toMatchObject({
+      'f:message': {},
+      'f:series': { 'f:lastObservedTime': {} },
+    });
+    expect(managers['legacy-writer']?.['f:series']).not.toHaveProperty('f:count');
+    expect(managers.operator).toMatchObject({ 'f:note': {}, 'f:series': { 'f:count': {} } });
+    await c.core.deleteNamespacedEvent({ namespace: ns, name: 'owned' });
+  });
+
   it('watches see the other API’s writes, converted to their own shape', async () => {
     const seen: { api: string; type: string; name?: string; object: Record<string, unknown> }[] = [];
     const start = (api: string, path: string) =>
