@@ -2,6 +2,8 @@
  * The resource types kube-sim serves, as discovery describes them. Everything else (routing,
  * discovery documents, OpenAPI, validation) looks types up here.
  */
+import { eventFromEventsV1, eventToEventsV1 } from './store/events-v1-view.ts';
+import type { KubeObject } from './types.ts';
 
 export interface SubresourceType {
   name: 'status' | 'scale' | 'log' | 'finalize' | 'exec' | 'attach' | 'token';
@@ -12,6 +14,21 @@ export interface SubresourceType {
   verbs: string[];
   /** A connect subresource (exec, attach): a stream, not an object; OpenAPI's `connect` action. */
   connect?: boolean;
+}
+
+/**
+ * A type served as a view of another type's objects: one storage, two API shapes, as upstream's
+ * cohabitating resources (events in core and events.k8s.io share one etcd prefix and one
+ * resourceVersion sequence). The store keeps the objects in the stored type's shape and converts
+ * at its boundary (store/object-store.ts), so everything above it works in the view's shape.
+ */
+export interface ResourceView {
+  /** The stored type (its version and kind are the storage version's, as discovery hashes it). */
+  of: { group: string; version: string; kind: string; plural: string };
+  /** The stored object as the view shows it (apiVersion and kind the view's). */
+  toView(stored: KubeObject): KubeObject;
+  /** An object of the view as it is stored. */
+  fromView(view: KubeObject): KubeObject;
 }
 
 export interface ResourceType {
@@ -27,6 +44,8 @@ export interface ResourceType {
   categories: string[];
   verbs: string[];
   subresources: SubresourceType[];
+  /** Set when the type's objects are another type's, converted (see ResourceView). */
+  view?: ResourceView;
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -50,6 +69,7 @@ function type(
     categories?: string[];
     verbs?: string[];
     subresources?: SubresourceType[];
+    view?: ResourceView;
   } = {},
 ): ResourceType {
   return {
@@ -64,12 +84,23 @@ function type(
     categories: options.categories ?? [],
     verbs: options.verbs ?? ALL_VERBS,
     subresources: options.subresources ?? [],
+    ...(options.view ? { view: options.view } : {}),
   };
 }
 
 export const RESOURCE_TYPES: ResourceType[] = [
   type('', 'v1', 'ConfigMap', 'configmaps', { shortNames: ['cm'] }),
   type('', 'v1', 'Event', 'events', { shortNames: ['ev'] }),
+  // The same objects as core/v1 events (pkg/registry/events/rest: upstream serves them with the
+  // core event REST storage, pkg/registry/core/event/storage, so short names and verbs match).
+  type('events.k8s.io', 'v1', 'Event', 'events', {
+    shortNames: ['ev'],
+    view: {
+      of: { group: '', version: 'v1', kind: 'Event', plural: 'events' },
+      toView: eventToEventsV1,
+      fromView: eventFromEventsV1,
+    },
+  }),
   type('', 'v1', 'Namespace', 'namespaces', {
     namespaced: false,
     shortNames: ['ns'],
@@ -244,4 +275,26 @@ export function unregisterResourceTypes(owner: string): void {
     if (i >= 0) RESOURCE_TYPES.splice(i, 1);
   }
   registered.delete(owner);
+}
+
+/**
+ * Converts an object of `type` to another served shape of the same storage (a view's stored
+ * type, or a view of `type`): what server-side apply needs to compare managers' fields in their
+ * own versions. Undefined for an apiVersion no shape of this storage is served in.
+ */
+export function versionConverter(type: ResourceType): (object: unknown, apiVersion: string) => unknown {
+  const storage = type.view?.of ?? type;
+  return (object, apiVersion) => {
+    if (apiVersion === groupVersion(type)) return object;
+    if (!object || typeof object !== 'object' || Array.isArray(object)) return undefined;
+    const stored = type.view ? type.view.fromView(object as KubeObject) : (object as KubeObject);
+    if (apiVersion === groupVersion(storage)) return stored;
+    const view = RESOURCE_TYPES.find(
+      (t) =>
+        t.view?.of.group === storage.group &&
+        t.view.of.plural === storage.plural &&
+        groupVersion(t) === apiVersion,
+    );
+    return view?.view?.toView(stored);
+  };
 }

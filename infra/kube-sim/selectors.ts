@@ -148,31 +148,58 @@ export interface FieldSelector {
   readonly name?: string;
 }
 
-/** Fields each kind can be selected by, beyond metadata.name and metadata.namespace. */
+type Obj = Record<string, unknown>;
+const sub = (o: KubeObject, key: string): Obj => (o[key] ?? {}) as Obj;
+const text = (value: unknown): string => (value === undefined || value === null ? '' : String(value));
+
+/** The involvedObject (core/v1) or regarding (events.k8s.io/v1) fields an Event is selected by. */
+function referenceFields(field: string, label: string): Record<string, (o: KubeObject) => string> {
+  const out: Record<string, (o: KubeObject) => string> = {};
+  for (const key of ['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'])
+    out[`${label}.${key}`] = (o) => text(sub(o, field)[key]);
+  return out;
+}
+
+/**
+ * Fields each type (`group/Kind`) can be selected by, beyond metadata.name and metadata.namespace.
+ * Events: pkg/apis/core/v1/conversion.go AddFieldLabelConversionsForEvent over
+ * pkg/registry/core/event/strategy.go ToSelectableFields (`source` is source.component, else the
+ * reporting controller); events.k8s.io/v1 selects the same fields of the internal core Event under
+ * its own names (pkg/apis/events/v1/conversion.go AddFieldLabelConversionsForEvent: regarding.*,
+ * reportingController).
+ */
 const EXTRA_FIELDS: Record<string, Record<string, (o: KubeObject) => string>> = {
-  Secret: { type: (o) => String(o.type ?? '') },
-  Pod: {
+  '/Secret': { type: (o) => String(o.type ?? '') },
+  '/Pod': {
     'spec.nodeName': (o) => String((o.spec as { nodeName?: string } | undefined)?.nodeName ?? ''),
     'status.phase': (o) => String((o.status as { phase?: string } | undefined)?.phase ?? ''),
     'spec.restartPolicy': (o) =>
       String((o.spec as { restartPolicy?: string } | undefined)?.restartPolicy ?? ''),
   },
-  Event: {
-    'involvedObject.name': (o) => String((o.involvedObject as { name?: string } | undefined)?.name ?? ''),
-    'involvedObject.kind': (o) => String((o.involvedObject as { kind?: string } | undefined)?.kind ?? ''),
-    'involvedObject.namespace': (o) =>
-      String((o.involvedObject as { namespace?: string } | undefined)?.namespace ?? ''),
-    'involvedObject.uid': (o) => String((o.involvedObject as { uid?: string } | undefined)?.uid ?? ''),
-    reason: (o) => String(o.reason ?? ''),
-    type: (o) => String(o.type ?? ''),
+  '/Event': {
+    ...referenceFields('involvedObject', 'involvedObject'),
+    reason: (o) => text(o.reason),
+    reportingComponent: (o) => text(o.reportingComponent),
+    source: (o) => text(sub(o, 'source').component) || text(o.reportingComponent),
+    type: (o) => text(o.type),
   },
-  Namespace: { 'status.phase': (o) => String((o.status as { phase?: string } | undefined)?.phase ?? '') },
-  Job: {
+  'events.k8s.io/Event': {
+    ...referenceFields('regarding', 'regarding'),
+    reason: (o) => text(o.reason),
+    reportingController: (o) => text(o.reportingController),
+    source: (o) => text(sub(o, 'deprecatedSource').component) || text(o.reportingController),
+    type: (o) => text(o.type),
+  },
+  '/Namespace': { 'status.phase': (o) => String((o.status as { phase?: string } | undefined)?.phase ?? '') },
+  'batch/Job': {
     'status.successful': (o) => String((o.status as { succeeded?: number } | undefined)?.succeeded ?? 0),
   },
 };
 
-export function parseFieldSelector(selector: string | null | undefined, kind: string): FieldSelector {
+export function parseFieldSelector(
+  selector: string | null | undefined,
+  type: { group: string; kind: string },
+): FieldSelector {
   if (!selector) return { empty: true, matches: () => true };
   const checks: { get: (o: KubeObject) => string; value: string; negate: boolean }[] = [];
   let name: string | undefined;
@@ -183,7 +210,7 @@ export function parseFieldSelector(selector: string | null | undefined, kind: st
     let get: ((o: KubeObject) => string) | undefined;
     if (field === 'metadata.name') get = (o) => o.metadata.name ?? '';
     else if (field === 'metadata.namespace') get = (o) => o.metadata.namespace ?? '';
-    else get = EXTRA_FIELDS[kind]?.[field];
+    else get = EXTRA_FIELDS[`${type.group}/${type.kind}`]?.[field];
     if (!get) throw statusErrors.badRequest(`field label not supported: ${field}`);
     if (field === 'metadata.name' && op !== '!=') name = value;
     checks.push({ get, value, negate: op === '!=' });

@@ -20,7 +20,10 @@ const INT32_MAX = 2147483647;
 const podSpec = () => ({ containers: [{ name: 'c', image: 'busybox:1.36' }] });
 const template = (labels: Record<string, string>, spec: Body = podSpec()) => ({ metadata: { labels }, spec });
 
-/** By kind; a function of the namespace the objects go in (an Event names its object's). */
+/**
+ * By kind, or by `group/Kind` for a kind two groups serve (events.k8s.io/v1 Event beside core/v1
+ * Event); a function of the namespace the objects go in (an Event names its object's).
+ */
 export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> = {
   ConfigMap: () => ({
     valid: { data: { a: '1', 'b.txt': 'text' }, binaryData: { bin: 'AAEC' } },
@@ -35,6 +38,34 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
       count: 1,
     },
     edges: [{ involvedObject: { kind: 'Pod', name: 'p', namespace }, count: INT32_MAX, type: 'Warning' }],
+  }),
+  // The strict events.k8s.io/v1 create rules (pkg/apis/core/validation/events.go): eventTime,
+  // reportingController, reportingInstance, action and reason set; the deprecated fields unset.
+  'events.k8s.io/Event': (namespace) => ({
+    valid: {
+      eventTime: '2026-01-02T03:04:05.000001Z',
+      reportingController: 'example.com/operator',
+      reportingInstance: 'operator-0',
+      action: 'Reconcile',
+      reason: 'Synced',
+      regarding: { kind: 'Pod', name: 'p', namespace, apiVersion: 'v1' },
+      note: 'synced',
+      type: 'Normal',
+    },
+    edges: [
+      {
+        eventTime: '2026-01-02T03:04:05.000000Z',
+        series: { count: INT32_MAX, lastObservedTime: '2026-01-02T03:09:05.000000Z' },
+        reportingController: 'kubelet',
+        reportingInstance: 'i'.repeat(128),
+        action: 'a'.repeat(128),
+        reason: 'r'.repeat(128),
+        regarding: { kind: 'Pod', name: 'p', namespace },
+        related: { kind: 'Node', name: 'n' },
+        note: 'n'.repeat(1024),
+        type: 'Warning',
+      },
+    ],
   }),
   Namespace: () => ({
     valid: { metadata: { labels: { team: 'a' } } },
@@ -509,11 +540,29 @@ export const KIND_FIXTURES: Record<string, (namespace: string) => KindFixture> =
 };
 
 /** The fixture of a kind, or an error telling whoever added the kind to add one. */
-export function fixtureFor(kind: string, namespace: string): KindFixture {
-  const fixture = KIND_FIXTURES[kind]?.(namespace);
+/** The KIND_FIXTURES key of a type: `group/Kind` where the kind is shared, else the kind. */
+export function fixtureKey(type: { group: string; kind: string }): string {
+  const qualified = `${type.group}/${type.kind}`;
+  return qualified in KIND_FIXTURES ? qualified : type.kind;
+}
+
+/**
+ * A lower-case name part for objects of `type`, told apart from another group's kind of the same
+ * name (`event`, `event-events-k8s-io`): such types may share storage, so names must not collide.
+ */
+export function typeLabel(type: { group: string; kind: string }): string {
+  return fixtureKey(type)
+    .toLowerCase()
+    .replace(/^(.*)\/(.*)$/, '$2-$1')
+    .replace(/[^a-z0-9-]/g, '-');
+}
+
+export function fixtureFor(type: { group: string; kind: string }, namespace: string): KindFixture {
+  const key = fixtureKey(type);
+  const fixture = KIND_FIXTURES[key]?.(namespace);
   if (!fixture) {
     throw new Error(
-      `no fixture for kind ${kind}: add a valid object and its edge cases to KIND_FIXTURES in test/helpers/kind-fixtures.ts`,
+      `no fixture for kind ${key}: add a valid object and its edge cases to KIND_FIXTURES in test/helpers/kind-fixtures.ts`,
     );
   }
   return fixture;

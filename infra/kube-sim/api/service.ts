@@ -15,7 +15,7 @@ import { statusErrors } from '../errors.ts';
 import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge.ts';
-import { findByKind, groupVersion, type ResourceType } from '../resources.ts';
+import { findByKind, groupVersion, type ResourceType, versionConverter } from '../resources.ts';
 import { type DecodeSource, decodeOrRefuse } from '../schema/decode-status.ts';
 import { dropFields, unknownFields } from '../schema/known-fields.ts';
 import { parseFieldSelector, parseLabelSelector } from '../selectors.ts';
@@ -86,7 +86,7 @@ export class ApiService {
       );
     }
     const labels = parseLabelSelector(query.get('labelSelector'));
-    const fields = parseFieldSelector(query.get('fieldSelector'), type.kind);
+    const fields = parseFieldSelector(query.get('fieldSelector'), type);
     let items = this.store.list(typeKey(type), req.namespace);
     if (!labels.empty) items = items.filter((o) => labels.matches(o.metadata.labels));
     if (!fields.empty) items = items.filter((o) => fields.matches(o));
@@ -156,6 +156,7 @@ export class ApiService {
     const tracked = recordUpdate({
       kind: req.type.kind,
       apiVersion: groupVersion(req.type),
+      convert: versionConverter(req.type),
       before: undefined,
       after: normalize(object),
       manager,
@@ -259,6 +260,7 @@ export class ApiService {
       const created = serverSideApply({
         kind: req.type.kind,
         apiVersion: groupVersion(req.type),
+        convert: versionConverter(req.type),
         live: undefined,
         applied,
         manager,
@@ -285,6 +287,7 @@ export class ApiService {
     const merged = serverSideApply({
       kind: req.type.kind,
       apiVersion: groupVersion(req.type),
+      convert: versionConverter(req.type),
       live: clone(old),
       applied,
       manager,
@@ -316,6 +319,7 @@ export class ApiService {
       recordUpdate({
         kind: req.type.kind,
         apiVersion: groupVersion(req.type),
+        convert: versionConverter(req.type),
         before,
         after,
         manager: options.fieldManager ?? defaultManager(req.userAgent),
@@ -472,7 +476,7 @@ export class ApiService {
     // Custom resources are pruned by their version's structural schema (crd/prune.ts).
     const unknown = isCustomResource(req.type)
       ? pruneCustomResource(req.type, object)
-      : unknownFields(req.type.kind, object);
+      : unknownFields(req.type, object);
     const problems = [
       ...unknown.map((f) => `unknown field "${f}"`),
       ...(req.duplicateFields ?? []).map((f) => `duplicate field "${f}"`),

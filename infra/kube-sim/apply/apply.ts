@@ -177,12 +177,18 @@ function removeItems(kind: string, value: unknown, toRemove: FieldSet, spath: st
 }
 
 // ---------------------------------------------------------------------------------------------
-// The updater (merge/update.go). kube-sim serves one version per kind: no conversion.
+// The updater (merge/update.go). A kind is served in one version, but one storage may be served
+// in two shapes (events.k8s.io/v1 and core/v1 Events): managers of the other shape are compared
+// in theirs, through `convert`, as upstream's Updater converts to each manager's version.
+
+/** An object of the request's type as another API version shows it; undefined when none does. */
+export type VersionConverter = (object: unknown, apiVersion: string) => unknown;
 
 interface Scope {
   kind: string;
   /** The request's group/version: recorded in Update entries. */
   apiVersion: string;
+  convert?: VersionConverter;
   subresource?: string;
   now: string;
   /** Fields the strategy resets for this endpoint (`GetResetFields`): never owned, never conflict. */
@@ -217,11 +223,23 @@ function update(
   force: boolean,
 ) {
   const comparison = filterComparison(compare(scope.kind, before, after), scope.reset);
-  const changed = comparison.modified.union(comparison.added);
+  // Each manager's fields are paths of its version: the change is compared there.
+  const byVersion = new Map<string, Comparison>([[scope.apiVersion, comparison]]);
+  const comparisonFor = (apiVersion: string): Comparison => {
+    let c = byVersion.get(apiVersion);
+    if (!c) {
+      const b = scope.convert?.(before, apiVersion);
+      const a = scope.convert?.(after, apiVersion);
+      c = b !== undefined && a !== undefined ? compare(scope.kind, b, a) : comparison;
+      byVersion.set(apiVersion, c);
+    }
+    return c;
+  };
   const conflicts = new Map<string, FieldSet>();
   for (const [id, vs] of managers) {
     if (id === workflow) continue;
-    const conflict = vs.set.intersection(changed);
+    const theirs = comparisonFor(vs.apiVersion);
+    const conflict = vs.set.intersection(theirs.modified.union(theirs.added));
     if (!conflict.isEmpty()) conflicts.set(id, conflict);
   }
   if (!force && conflicts.size > 0) {
@@ -238,7 +256,7 @@ function update(
     if (id !== workflow) {
       const conflict = conflicts.get(id);
       if (conflict) set = set.difference(conflict);
-      set = set.difference(comparison.removed);
+      set = set.difference(comparisonFor(vs.apiVersion).removed);
     }
     if (!set.isEmpty()) out.set(id, withSet(vs, set));
   }
@@ -444,7 +462,7 @@ function applyChain(
   if (current.fields.size === 0) {
     // An object nobody manages yet: its existing fields go to "before-first-apply" first.
     try {
-      current = updateChain(scope, zeroObject(scope.kind), live, current, 'before-first-apply');
+      current = updateChain(scope, zeroObject(scope), live, current, 'before-first-apply');
     } catch (err) {
       throw internalError(`failed to create manager for existing fields: ${(err as Error).message}`);
     }
@@ -603,10 +621,13 @@ const ZERO_OBJECTS: Record<string, Record<string, unknown>> = {
   PersistentVolume: { spec: {}, status: {} },
   Lease: { spec: {} },
   Event: { involvedObject: {}, source: {} },
+  // Kinds two groups share are keyed by `apiVersion kind`.
+  'events.k8s.io/v1 Event': { regarding: {}, deprecatedSource: {} },
 };
 
-function zeroObject(kind: string): Record<string, unknown> {
-  return clone({ metadata: {}, ...ZERO_OBJECTS[kind] });
+function zeroObject(scope: { kind: string; apiVersion: string }): Record<string, unknown> {
+  const zero = ZERO_OBJECTS[`${scope.apiVersion} ${scope.kind}`] ?? ZERO_OBJECTS[scope.kind];
+  return clone({ metadata: {}, ...zero });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -631,10 +652,17 @@ function dropIntroducedNulls(value: unknown, live: unknown): unknown {
   return out;
 }
 
-function scopeFor(input: { kind: string; apiVersion: string; now: string; subresource?: string }): Scope {
+function scopeFor(input: {
+  kind: string;
+  apiVersion: string;
+  now: string;
+  subresource?: string;
+  convert?: VersionConverter;
+}): Scope {
   return {
     kind: input.kind,
     apiVersion: input.apiVersion,
+    ...(input.convert ? { convert: input.convert } : {}),
     subresource: input.subresource,
     now: input.now,
     reset: resetFields(input.kind, input.subresource, KINDS_WITH_STATUS.has(input.kind)),
@@ -666,6 +694,7 @@ export function serverSideApply(input: {
   force: boolean;
   now: string;
   subresource?: string;
+  convert?: VersionConverter;
 }): KubeObject {
   const { applied, live } = input;
   // versioncheck.go
@@ -712,6 +741,7 @@ export function recordUpdate(input: {
   manager: string;
   now: string;
   subresource?: string;
+  convert?: VersionConverter;
 }): KubeObject {
   const { before, after } = input;
   const scope = scopeFor(input);
@@ -735,7 +765,7 @@ export function recordUpdate(input: {
   const next = withoutManagedFields(after);
   // skipnonapplied.go: only creates start tracking.
   if (managed.fields.size === 0 && !isCreate) return clone(next);
-  const live = before ? withoutManagedFields(before) : zeroObject(input.kind);
+  const live = before ? withoutManagedFields(before) : zeroObject(input);
   try {
     managed = updateChain(scope, live, next, managed, input.manager);
   } catch {

@@ -12,8 +12,12 @@ import { ReconcileQueue } from './reconcile-queue.ts';
 import type { SimClient } from './sim-client.ts';
 
 const NAMESPACE = findByKind('v1', 'Namespace')!;
-/** Looked up on each use: CustomResourceDefinitions add namespaced types while the server runs. */
-const namespacedTypes = () => RESOURCE_TYPES.filter((t) => t.namespaced);
+/**
+ * Looked up on each use: CustomResourceDefinitions add namespaced types while the server runs.
+ * Views (events.k8s.io/v1 Events) are left out: their objects are their stored type's, counted
+ * and deleted once.
+ */
+const namespacedTypes = () => RESOURCE_TYPES.filter((t) => t.namespaced && !t.view);
 
 export class NamespaceController {
   private readonly queue: ReconcileQueue;

@@ -15,6 +15,7 @@ const GROUP_PACKAGES: Record<string, string> = {
   policy: 'k8s.io.api.policy',
   'coordination.k8s.io': 'k8s.io.api.coordination',
   'discovery.k8s.io': 'k8s.io.api.discovery',
+  'events.k8s.io': 'k8s.io.api.events',
   'networking.k8s.io': 'k8s.io.api.networking',
   'storage.k8s.io': 'k8s.io.api.storage',
   'rbac.authorization.k8s.io': 'k8s.io.api.rbac',

@@ -6,6 +6,7 @@
  */
 import * as models from '@kubernetes/client-node';
 import { isPlainObject } from '../types.ts';
+import { modelFor } from './go-types.ts';
 
 interface Attribute {
   baseName: string;
@@ -15,14 +16,6 @@ interface Attribute {
 type ModelClass = { attributeTypeMap?: Attribute[] };
 
 const registry = models as unknown as Record<string, ModelClass | undefined>;
-
-/** Model class name for a kind (`Deployment` → `V1Deployment`; the Scale subresource → `V1Scale`). */
-export function modelName(kind: string): string {
-  return MODEL_VERSIONS[kind] ? `${MODEL_VERSIONS[kind]}${kind}` : `V1${kind}`;
-}
-
-/** Kinds served at a version other than v1 (HorizontalPodAutoscaler is autoscaling/v2). */
-const MODEL_VERSIONS: Record<string, string> = { HorizontalPodAutoscaler: 'V2' };
 
 function attributes(typeName: string): Attribute[] | undefined {
   return registry[typeName]?.attributeTypeMap;
@@ -55,9 +48,18 @@ function walk(value: unknown, typeName: string, path: string, out: string[]): vo
   }
 }
 
-export function unknownFields(kind: string, object: unknown): string[] {
+/**
+ * Unknown field paths of an object of `type`. The model is found by group as well as kind
+ * (go-types.ts modelFor), so kinds two groups share (core/v1 and events.k8s.io/v1 Event, modelled
+ * as CoreV1Event and EventsV1Event) are checked against their own group's fields.
+ */
+export function unknownFields(
+  type: { group: string; version: string; kind: string },
+  object: unknown,
+): string[] {
   const out: string[] = [];
-  if (attributes(modelName(kind))) walk(object, modelName(kind), '', out);
+  const model = modelFor(type);
+  if (model && attributes(model)) walk(object, model, '', out);
   return out;
 }
 

@@ -64,7 +64,10 @@ const SPEC_STATUS: Record<string, JsonObject> = {
   status: object('Status is the most recently observed state of the object. Read-only.'),
 };
 
-/** Top-level fields besides apiVersion, kind and metadata; kinds not listed have spec and status. */
+/**
+ * Top-level fields besides apiVersion, kind and metadata, by kind, or by `group/Kind` where two
+ * groups share a kind name; kinds not listed have spec and status.
+ */
 const KIND_FIELDS: Record<string, Record<string, JsonObject>> = {
   ConfigMap: {
     data: stringMap('Data contains the configuration data.'),
@@ -106,6 +109,43 @@ const KIND_FIELDS: Record<string, Record<string, JsonObject>> = {
     action: string('What action was taken/failed regarding to the Regarding object.'),
     related: object('Optional secondary object for more complex actions.'),
     series: object('Data about the Event series this event represents.'),
+  },
+  // events.k8s.io/v1 Event (k8s.io/api/events/v1 types.go): the core/v1 Event's fields renamed.
+  'events.k8s.io/Event': {
+    eventTime: string('eventTime is the time when this Event was first observed. It is required.'),
+    series: object(
+      "series is data about the Event series this event represents or nil if it's a singleton Event.",
+    ),
+    reportingController: string(
+      'reportingController is the name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`. This field cannot be empty for new Events.',
+    ),
+    reportingInstance: string(
+      'reportingInstance is the ID of the controller instance, e.g. `kubelet-xyzf`. This field cannot be empty for new Events and it can have at most 128 characters.',
+    ),
+    action: string(
+      'action is what action was taken/failed regarding to the regarding object. It is machine-readable. This field cannot be empty for new Events and it can have at most 128 characters.',
+    ),
+    reason: string(
+      'reason is why the action was taken. It is human-readable. This field cannot be empty for new Events and it can have at most 128 characters.',
+    ),
+    regarding: object('regarding contains the object this Event is about.'),
+    related: object('related is the optional secondary object for more complex actions.'),
+    note: string(
+      'note is a human-readable description of the status of this operation. Maximal length of the note is 1kB, but libraries should be prepared to handle values up to 64kB.',
+    ),
+    type: string('type is the type of this event (Normal, Warning), new types could be added in the future.'),
+    deprecatedSource: object(
+      'deprecatedSource is the deprecated field assuring backward compatibility with core.v1 Event type.',
+    ),
+    deprecatedFirstTimestamp: string(
+      'deprecatedFirstTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.',
+    ),
+    deprecatedLastTimestamp: string(
+      'deprecatedLastTimestamp is the deprecated field assuring backward compatibility with core.v1 Event type.',
+    ),
+    deprecatedCount: int(
+      'deprecatedCount is the deprecated field assuring backward compatibility with core.v1 Event type.',
+    ),
   },
   ServiceAccount: {
     secrets: list('Secrets is a list of the secrets in the same namespace that pods may use.'),
@@ -149,6 +189,7 @@ const KIND_FIELDS: Record<string, Record<string, JsonObject>> = {
 
 const REQUIRED: Record<string, string[]> = {
   Event: ['metadata', 'involvedObject'],
+  'events.k8s.io/Event': ['eventTime'],
   StorageClass: ['provisioner'],
 };
 
@@ -160,6 +201,8 @@ export function kindSchemas(
   // Rebuilt from its three fields: callers may pass a wider object (a ResourceType).
   const gvk = { group, version, kind };
   const name = schemaName(gvk);
+  const qualified = `${group}/${kind}`;
+  const required = REQUIRED[qualified] ?? REQUIRED[kind];
   const schemas: Record<string, JsonObject> = {
     [name]: {
       description: `${gvk.kind} as kube-sim serves it: nested fields are checked by the server, not described here.`,
@@ -167,9 +210,9 @@ export function kindSchemas(
       properties: {
         ...TYPE_FIELDS,
         metadata: embedded(SCHEMA.objectMeta, "Standard object's metadata."),
-        ...(KIND_FIELDS[gvk.kind] ?? SPEC_STATUS),
+        ...(KIND_FIELDS[qualified] ?? KIND_FIELDS[gvk.kind] ?? SPEC_STATUS),
       },
-      ...(REQUIRED[gvk.kind] ? { required: REQUIRED[gvk.kind] ?? [] } : {}),
+      ...(required ? { required } : {}),
       'x-kubernetes-group-version-kind': [gvk],
     },
   };

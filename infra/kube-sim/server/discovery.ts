@@ -304,8 +304,10 @@ function resourceDiscovery(type: ResourceType): APIResourceDiscovery {
 }
 
 /** Upstream's `discovery.StorageVersionHash`: base64 of the first 8 bytes of sha256("group/version/kind"). */
+/** Of the storage version: a view's is its stored type's (events.k8s.io/v1 events hash as v1 Event). */
 function storageVersionHash(type: ResourceType): string {
-  const digest = createHash('sha256').update(`${type.group}/${type.version}/${type.kind}`).digest();
+  const stored = type.view?.of ?? type;
+  const digest = createHash('sha256').update(`${stored.group}/${stored.version}/${stored.kind}`).digest();
   return digest.subarray(0, 8).toString('base64');
 }
 

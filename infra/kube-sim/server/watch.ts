@@ -40,7 +40,7 @@ export function startWatch(
   const { type, namespace, query } = options;
   // Parse first: a bad selector is a 400 before any streaming starts.
   const labels = parseLabelSelector(query.get('labelSelector'));
-  const fields = parseFieldSelector(query.get('fieldSelector'), type.kind);
+  const fields = parseFieldSelector(query.get('fieldSelector'), type);
   const key = typeKey(type);
   const gv = groupVersion(type);
   // `sendInitialEvents=true` asks for a streaming list; upstream requires NotOlderThan and bookmarks.
@@ -91,8 +91,10 @@ export function startWatch(
     );
   };
 
-  const deliver = (event: StoreEvent) => {
-    if (event.typeKey !== key) return;
+  const deliver = (change: StoreEvent) => {
+    // Changes to the objects a view shows arrive converted (events.k8s.io/v1 Events).
+    const event = store.eventAs(key, change);
+    if (!event) return;
     lastRv = event.rv;
     const now = matches(event.object);
     const before = event.previous ? matches(event.previous) : false;

@@ -2,7 +2,14 @@
  * The simulator's "etcd": objects by resource type and key, one global resourceVersion counter,
  * and a bounded history of changes that watches resume from. Objects handed out are the stored
  * ones: callers copy before they change anything (the API layer always does).
+ *
+ * A type served as a view of another (resources.ts ResourceView: events.k8s.io/v1 Events are the
+ * core/v1 ones) has no bucket of its own: its key reads and writes the stored type's bucket,
+ * converted on the way in and out, so both see the same objects under one resourceVersion
+ * sequence. Changes are recorded once, under the stored type's key; `eventAs` shows one as a
+ * view's watch sees it.
  */
+import { RESOURCE_TYPES, type ResourceView } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
 import { sameStoredContent } from './equality.ts';
 
@@ -24,8 +31,22 @@ export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
+/** The served views by their type key (`group/plural`), with their stored type's key. */
+function viewsByKey(): Map<string, ResourceView & { storageKey: string }> {
+  const views = new Map<string, ResourceView & { storageKey: string }>();
+  for (const t of RESOURCE_TYPES) {
+    if (t.view)
+      views.set(`${t.group}/${t.plural}`, {
+        ...t.view,
+        storageKey: `${t.view.of.group}/${t.view.of.plural}`,
+      });
+  }
+  return views;
+}
+
 export class ObjectStore {
   private rv = 0;
+  private readonly views = viewsByKey();
   private readonly types = new Map<string, Map<string, KubeObject>>();
   private history: StoreEvent[] = [];
   /** Events at or below this revision are gone: a watch from before it gets 410 Expired. */
@@ -52,11 +73,18 @@ export class ObjectStore {
   }
 
   get(typeKey: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const view = this.views.get(typeKey);
+    if (view) {
+      const stored = this.get(view.storageKey, namespace, name);
+      return stored && view.toView(stored);
+    }
     return this.types.get(typeKey)?.get(objectKey(namespace, name));
   }
 
   /** Objects of a type (in one namespace, or all), in key order as etcd returns them. */
   list(typeKey: string, namespace?: string): KubeObject[] {
+    const view = this.views.get(typeKey);
+    if (view) return this.list(view.storageKey, namespace).map((o) => view.toView(o));
     const bucket = this.types.get(typeKey);
     if (!bucket) return [];
     const prefix = namespace ? `${namespace}/` : undefined;
@@ -77,6 +105,8 @@ export class ObjectStore {
 
   /** Stores a new object; it must not exist. Returns it with its resourceVersion set. */
   create(typeKey: string, object: KubeObject): KubeObject {
+    const view = this.views.get(typeKey);
+    if (view) return view.toView(this.create(view.storageKey, view.fromView(object)));
     const stored = this.stamp(object);
     this.bucket(typeKey).set(objectKey(object.metadata.namespace, object.metadata.name!), stored);
     this.emit({ type: 'ADDED', rv: this.rv, typeKey, object: stored });
@@ -88,6 +118,11 @@ export class ObjectStore {
    * change, nothing is written and the stored object is returned as it was.
    */
   update(typeKey: string, object: KubeObject): { object: KubeObject; changed: boolean } {
+    const view = this.views.get(typeKey);
+    if (view) {
+      const result = this.update(view.storageKey, view.fromView(object));
+      return { object: view.toView(result.object), changed: result.changed };
+    }
     const key = objectKey(object.metadata.namespace, object.metadata.name!);
     const previous = this.bucket(typeKey).get(key);
     if (previous && sameStoredContent(previous, object)) return { object: previous, changed: false };
@@ -99,6 +134,11 @@ export class ObjectStore {
 
   /** Removes an object; the DELETED event carries it at the deletion's revision, as upstream. */
   delete(typeKey: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    const view = this.views.get(typeKey);
+    if (view) {
+      const deleted = this.delete(view.storageKey, namespace, name);
+      return deleted && view.toView(deleted);
+    }
     const key = objectKey(namespace, name);
     const bucket = this.types.get(typeKey);
     const previous = bucket?.get(key);
@@ -107,6 +147,22 @@ export class ObjectStore {
     const deleted = this.stamp(previous);
     this.emit({ type: 'DELETED', rv: this.rv, typeKey, object: deleted, previous });
     return deleted;
+  }
+
+  /**
+   * `event` as a watch of `typeKey` sees it: itself for its own type, converted for a view of its
+   * type, undefined for any other type.
+   */
+  eventAs(typeKey: string, event: StoreEvent): StoreEvent | undefined {
+    if (event.typeKey === typeKey) return event;
+    const view = this.views.get(typeKey);
+    if (!view || view.storageKey !== event.typeKey) return undefined;
+    return {
+      ...event,
+      typeKey,
+      object: view.toView(event.object),
+      ...(event.previous ? { previous: view.toView(event.previous) } : {}),
+    };
   }
 
   /** Events after `rv`, or undefined when history no longer reaches back that far. */

@@ -29,12 +29,16 @@ import {
 } from './autoscaling-policy.ts';
 import { validateConfigMap, validateConfigMapUpdate } from './configmap.ts';
 import { validateCronJob, validateCronJobUpdate } from './cronjob.ts';
+import {
+  validateEvent,
+  validateEventsV1Create,
+  validateEventsV1Update,
+  validateEventUpdate,
+} from './events.ts';
 import { validateIngressCreate, validateIngressStatusUpdate, validateIngressUpdate } from './ingress.ts';
 import { validateJob, validateJobStatusUpdate, validateJobUpdate } from './job.ts';
 import { validateCommonUpdate, validateObjectMeta, validateObjectMetaUpdate } from './metadata.ts';
 import {
-  validateEvent,
-  validateEventUpdate,
   validateLease,
   validateLeaseUpdate,
   validateServiceAccount,
@@ -80,6 +84,7 @@ interface KindValidation {
 const KINDS: Record<string, KindValidation> = {
   '/ConfigMap': { create: validateConfigMap, update: validateConfigMapUpdate },
   '/Event': { create: validateEvent, update: validateEventUpdate },
+  'events.k8s.io/Event': { create: validateEventsV1Create, update: validateEventsV1Update },
   '/Namespace': {
     create: validateNamespace,
     update: validateNamespaceUpdate,

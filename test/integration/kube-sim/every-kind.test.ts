@@ -5,19 +5,30 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCE_TYPES } from '../../../infra/kube-sim/resources.ts';
+import { RESOURCE_TYPES, type ResourceType } from '../../../infra/kube-sim/resources.ts';
+import { typeLabel } from '../../helpers/kind-fixtures.ts';
 import { type SimClients, startSimWithClients } from '../../helpers/sim.ts';
 
 const ns = 'every';
 const podSpec = { containers: [{ name: 'c', image: 'busybox:1.36' }] };
 
-/** A minimal valid object of each kind. */
+/** A minimal valid object of each kind (by `group/Kind` for a kind two groups serve). */
 const SAMPLES: Record<string, Record<string, unknown>> = {
   ConfigMap: { data: { a: '1' } },
   Event: {
     involvedObject: { kind: 'Pod', name: 'p', namespace: ns },
     reason: 'R',
     message: 'm',
+    type: 'Normal',
+  },
+  'events.k8s.io/Event': {
+    eventTime: '2026-01-02T03:04:05.000000Z',
+    reportingController: 'example.com/sample',
+    reportingInstance: 'sample-0',
+    action: 'Sample',
+    reason: 'R',
+    regarding: { kind: 'Pod', name: 'p', namespace: ns },
+    note: 'm',
     type: 'Normal',
   },
   Namespace: {},
@@ -107,6 +118,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
 const NAMES: Record<string, string> = { CustomResourceDefinition: 'samples.every.example.com' };
 /** The stored kinds; the review kinds (SelfSubjectAccessReview, …) are create-only (rbac.test.ts). */
 const STORED_TYPES = RESOURCE_TYPES.filter((t) => t.verbs.includes('get'));
+const sampleKey = (t: ResourceType) => (`${t.group}/${t.kind}` in SAMPLES ? `${t.group}/${t.kind}` : t.kind);
 
 describe('every resource type through KubernetesObjectApi', () => {
   let c: SimClients;
@@ -119,20 +131,22 @@ describe('every resource type through KubernetesObjectApi', () => {
   afterAll(() => c.sim.stop());
 
   it('has a sample for every served type', () => {
-    expect(Object.keys(SAMPLES).sort()).toEqual(STORED_TYPES.map((t) => t.kind).sort());
+    expect(Object.keys(SAMPLES).sort()).toEqual(STORED_TYPES.map(sampleKey).sort());
   });
 
-  it.each(STORED_TYPES.map((t) => [t.kind, t] as const))(
+  it.each(STORED_TYPES.map((t) => [sampleKey(t), t] as const))(
     '%s: create, read, list, replace, patch, dry-run, delete',
-    async (kind, type) => {
+    async (key, type) => {
+      const kind = type.kind;
+      const label = typeLabel(type);
       const apiVersion = type.group ? `${type.group}/${type.version}` : type.version;
-      const name = NAMES[kind] ?? `sample-${kind.toLowerCase()}`;
+      const name = NAMES[kind] ?? `sample-${label}`;
       const metadata = {
         name,
         ...(type.namespaced ? { namespace: ns } : {}),
-        labels: { kind: kind.toLowerCase() },
+        labels: { kind: label },
       };
-      const spec = { apiVersion, kind, metadata, ...SAMPLES[kind] } as k8s.KubernetesObject;
+      const spec = { apiVersion, kind, metadata, ...SAMPLES[key] } as k8s.KubernetesObject;
 
       const created = await c.objects.create(spec);
       expect(created.metadata?.uid).toBeTruthy();
@@ -153,7 +167,7 @@ describe('every resource type through KubernetesObjectApi', () => {
         undefined,
         undefined,
         undefined,
-        `kind=${kind.toLowerCase()}`,
+        `kind=${label}`,
       );
       expect(listed.items.map((i) => i.metadata?.name)).toEqual([name]);
 
@@ -205,7 +219,7 @@ describe('every resource type through KubernetesObjectApi', () => {
         undefined,
         undefined,
         undefined,
-        `kind=${kind.toLowerCase()}`,
+        `kind=${label}`,
       );
       expect(after.items).toEqual([]);
     },

@@ -379,7 +379,11 @@ describe('server-side printing', () => {
       '-n',
       'shop',
     ]);
-    expect(got.stderr).toBe('');
+    // As against a real cluster: `ev` is also events.events.k8s.io's short name, and kubectl's
+    // shortcut expander (client-go restmapper/shortcut.go) warns that it picked core's.
+    expect(got.stderr).toBe(
+      'Warning: short name "ev" could also match lower priority resource events.events.k8s.io\n',
+    );
     // printers.go AddHandlers: deployment, service, replicaSet, configMap, secret, job, cronJob,
     // ingress, persistentVolumeClaim, event, serviceAccount and lease column definitions.
     expect(headers(got.stdout)).toEqual([

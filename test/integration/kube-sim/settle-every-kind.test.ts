@@ -9,8 +9,10 @@ import {
   builtInTypes,
   collectionPath,
   fixtureFor,
+  fixtureKey,
   KIND_FIXTURES,
   objectFor,
+  typeLabel,
 } from '../../helpers/kind-fixtures.ts';
 import { type SimClients, startSimWithClients } from '../../helpers/sim.ts';
 import { stays, until } from '../../helpers/wait.ts';
@@ -32,8 +34,8 @@ describe('every served kind settles with the controllers running', () => {
 
   it('has a fixture for every served kind', () => {
     const missing = builtInTypes()
-      .map((t) => t.kind)
-      .filter((kind) => !(kind in KIND_FIXTURES));
+      .map(fixtureKey)
+      .filter((key) => !(key in KIND_FIXTURES));
     expect(missing, 'add these kinds to KIND_FIXTURES in test/helpers/kind-fixtures.ts').toEqual([]);
   });
 
@@ -53,13 +55,13 @@ describe('every served kind settles with the controllers running', () => {
   // observation window covers them all: a loop in any controller moves the shared resourceVersion,
   // and the failure names the objects that moved. One window instead of one per kind keeps the
   // file at seconds rather than a minute.
-  it.each(builtInTypes().map((t) => [t.kind, t] as const))(
+  it.each(builtInTypes().map((t) => [fixtureKey(t), t] as const))(
     '%s: typical and edge objects are accepted',
     async (kind, type) => {
-      const fixture = fixtureFor(kind, ns);
+      const fixture = fixtureFor(type, ns);
       const bodies = [fixture.valid, ...fixture.edges];
       for (const [i, body] of bodies.entries()) {
-        const object = objectFor(type, `settle-${kind.toLowerCase()}-${i}`, ns, body);
+        const object = objectFor(type, `settle-${typeLabel(type)}-${i}`, ns, body);
         const res = await fetch(`${c.sim.url}${collectionPath(type, ns)}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },

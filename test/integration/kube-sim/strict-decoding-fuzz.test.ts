@@ -13,6 +13,7 @@ import {
   collectionPath,
   fixtureFor,
   objectFor,
+  typeLabel,
 } from '../../helpers/kind-fixtures.ts';
 import { prng } from '../../helpers/prng.ts';
 import { type SimClients, startSimWithClients } from '../../helpers/sim.ts';
@@ -108,9 +109,9 @@ describe('fuzzed request bodies of every served kind', () => {
     const perKind = Math.floor(TOTAL_REQUESTS / builtInTypes().length);
     const outcomes = { stored: 0, refused: 0 };
     for (const type of builtInTypes()) {
-      const fixture = fixtureFor(type.kind, ns);
+      const fixture = fixtureFor(type, ns);
       // A live object the merge patches go to.
-      const target = `fuzz-${type.kind.toLowerCase()}-target`;
+      const target = `fuzz-${typeLabel(type)}-target`;
       const live = objectFor(type, target, ns, fixture.valid);
       // Its name as stored (a CustomResourceDefinition's is made of its spec).
       const targetName = (live.metadata as { name: string }).name;
@@ -123,12 +124,7 @@ describe('fuzzed request bodies of every served kind', () => {
       for (let i = 0; i < perKind; i++) {
         // Two in three are created, one in three is a merge patch of the live object.
         const patch = random() < 1 / 3 && type.verbs.includes('patch');
-        const object = objectFor(
-          type,
-          patch ? target : `fuzz-${type.kind.toLowerCase()}-${i}`,
-          ns,
-          fixture.valid,
-        );
+        const object = objectFor(type, patch ? target : `fuzz-${typeLabel(type)}-${i}`, ns, fixture.valid);
         const mutations = [mutate(object, random)];
         if (random() < 0.4) mutations.push(mutate(object, random));
         const res = await fetch(`${c.sim.url}${collectionPath(type, ns)}${patch ? `/${targetName}` : ''}`, {

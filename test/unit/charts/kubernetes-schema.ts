@@ -39,7 +39,10 @@ export function validateObject(object: RenderedObject): void {
   } catch (err) {
     throw new Error(`${id} ${object.metadata.name}: ${(err as Error).message}`);
   }
-  const unknown = unknownFields(object.kind, object);
+  const [group, version] = object.apiVersion.includes('/')
+    ? (object.apiVersion.split('/', 2) as [string, string])
+    : ['', object.apiVersion];
+  const unknown = unknownFields({ group, version, kind: object.kind }, object);
   if (unknown.length > 0)
     throw new Error(`${id} ${object.metadata.name}: unknown fields ${unknown.join(', ')}`);
 }

@@ -8,6 +8,7 @@ import { source as batchV1 } from './batch-v1.ts';
 import { source as coordinationV1 } from './coordination-v1.ts';
 import { source as coreV1 } from './core-v1.ts';
 import { source as discoveryV1 } from './discovery-v1.ts';
+import { source as eventsV1 } from './events-v1.ts';
 import { source as intstr } from './intstr.ts';
 import { source as metaV1 } from './meta-v1.ts';
 import { source as networkingV1 } from './networking-v1.ts';
@@ -28,6 +29,7 @@ export const PROTO_SOURCES: string[] = [
   coordinationV1,
   coreV1,
   discoveryV1,
+  eventsV1,
   intstr,
   metaV1,
   networkingV1,
