@@ -5,22 +5,13 @@
 // runs stale code and nobody has to remember a build step. Plain JavaScript: the launcher imports
 // it without tsx. See docs/cli-startup.md.
 import { randomBytes } from 'node:crypto';
-import {
-  cpSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const OUT = join(ROOT, 'dist', 'cli');
-export const CURRENT = join(OUT, 'current.json');
+import { CURRENT, fileStamp, OUT, ROOT } from './cli-build-state.js';
+
+export { CURRENT, freshBuild, OUT, ROOT } from './cli-build-state.js';
 
 /**
  * Loaded from node_modules rather than bundled: pino starts its transports (pino-pretty) as worker
@@ -72,31 +63,6 @@ const LUA_SOURCE = join(ROOT, 'src', 'jobs', 'ordering', 'lua');
 
 /** Old builds are kept this long: a long-running worker may still load a lazy chunk from one. */
 const KEEP_OLD_MS = 24 * 60 * 60 * 1000;
-
-/** `[size, mtimeMs]` of a file, or null when it is gone. */
-export function fileStamp(path) {
-  try {
-    const s = statSync(path);
-    return [s.size, s.mtimeMs];
-  } catch {
-    return null;
-  }
-}
-
-/** Whether current.json's inputs are all unchanged; the build's directory when they are. */
-export function freshBuild() {
-  let current;
-  try {
-    current = JSON.parse(readFileSync(CURRENT, 'utf8'));
-  } catch {
-    return undefined;
-  }
-  for (const [file, stamp] of Object.entries(current.inputs)) {
-    const now = fileStamp(join(ROOT, file));
-    if (!now || now[0] !== stamp[0] || now[1] !== stamp[1]) return undefined;
-  }
-  return join(OUT, current.dir);
-}
 
 function luaFiles() {
   return readdirSync(LUA_SOURCE).map((name) => join(LUA_SOURCE, name));

@@ -57,10 +57,10 @@ async function entry() {
     }
   }
   if (process.env.LONGSHORE_CLI === 'tsx') return viaTsx();
-  const builder = await import('./build-cli.js');
-  const fresh = builder.freshBuild();
+  // The freshness check alone: the builder (esbuild, node:crypto) loads only to rebuild.
+  const fresh = (await import('./cli-build-state.js')).freshBuild();
   if (fresh) return join(fresh, 'cli.js');
-  return (await rebuild(builder)) ?? viaTsx();
+  return (await rebuild(await import('./build-cli.js'))) ?? viaTsx();
 }
 
 const file = await entry();

@@ -42,7 +42,7 @@ import type { Logger } from '../core/logger.ts';
 import { type AttemptRecord, parseAttempts } from '../jobs/attempts.ts';
 import type { JobContract, JobType } from '../jobs/contract.ts';
 import { supersessionOf } from '../jobs/contracts.ts';
-import { jobEnvelope } from '../jobs/envelope.ts';
+import { jobEnvelope } from '../jobs/envelope-schema.ts';
 import { laneId } from '../jobs/lane.ts';
 import type { LaneStore } from '../jobs/ordering/lane-store.ts';
 import { clearRenamed, renamedDecision } from '../jobs/renamed.ts';

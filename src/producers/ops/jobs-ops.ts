@@ -10,7 +10,7 @@ import { isConnectionError } from '../../core/redis.ts';
 import { type NumberedAttempt, readAttempts } from '../../jobs/attempts.ts';
 import type { JobClient } from '../../jobs/client.ts';
 import { contractFor, countsAsNewerWork, isJobType } from '../../jobs/contracts.ts';
-import { jobEnvelope } from '../../jobs/envelope.ts';
+import { jobEnvelope } from '../../jobs/envelope-schema.ts';
 import { JOB_FIELDS, keys } from '../../jobs/keys.ts';
 import { laneId } from '../../jobs/lane.ts';
 import { LaneStore } from '../../jobs/ordering/lane-store.ts';
