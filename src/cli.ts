@@ -69,6 +69,10 @@ export const COMMAND_MODULES: { commands: string[]; load: () => Promise<Register
     load: async () => (await import('./producers/cli/commands/registry.ts')).registerRegistry,
   },
   { commands: ['jobs:'], load: async () => (await import('./producers/cli/commands/jobs.ts')).registerJobs },
+  {
+    commands: ['git-hook'],
+    load: async () => (await import('./producers/cli/commands/git-hook.ts')).registerGitHook,
+  },
 ];
 
 /** The modules a call needs: the one naming its command word (`names:` a whole prefix), or all. */

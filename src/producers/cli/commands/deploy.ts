@@ -13,7 +13,7 @@ import { DRY_RUN_OPTION, submitAppJob } from '../dry-run.ts';
 import { action, type CommonOptions, parseAssignments, sealer } from '../runtime.ts';
 import { collect, withSubmitOptions } from './common.ts';
 
-interface DeployOptions extends CommonOptions {
+export interface DeployOptions extends CommonOptions {
   image?: string;
   sha?: string;
   ref?: string;
@@ -58,7 +58,7 @@ function refuseTypesNotInProcfile(
  * Without a Procfile the deploy runs the app's own types: when they are known (and nothing of the
  * app is queued ahead), a formation or healthcheck naming another type is refused before enqueueing.
  */
-async function refuseTypesTheAppLacks(
+export async function refuseTypesTheAppLacks(
   redis: Redis,
   app: string,
   payload: Record<string, unknown>,
@@ -119,10 +119,50 @@ function domainChangesFrom(options: DeployOptions): Record<string, string> | und
   ]);
 }
 
-/** Builds the deploy payload from flags and files; exported for the git hook, which deploys the same way. */
+/** A Procfile's or app.json's text with the name messages give it (a path, or `app.json at abc1234`). */
+export interface SourceText {
+  text: string;
+  label: string;
+}
+
+/** The Procfile and app.json `--procfile` and `--app-json` name, read (bounded, regular files only). */
+function sourcesFromFiles(options: DeployOptions): { procfile?: SourceText; appJson?: SourceText } {
+  return {
+    ...(options.procfile
+      ? {
+          procfile: {
+            text: readInputFile({
+              option: '--procfile',
+              path: options.procfile,
+              maxBytes: PROCFILE_MAX_BYTES,
+            }),
+            label: options.procfile,
+          },
+        }
+      : {}),
+    ...(options.appJson
+      ? {
+          appJson: {
+            text: readInputFile({
+              option: '--app-json',
+              path: options.appJson,
+              maxBytes: APP_JSON_MAX_BYTES,
+            }),
+            label: options.appJson,
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Builds the deploy payload from flags and files. The git hook deploys the same way, with the
+ * Procfile and app.json of the pushed commit as `sources` in place of the files the flags name.
+ */
 export async function deployPayloadFrom(
   app: string,
   options: DeployOptions,
+  sources: { procfile?: SourceText; appJson?: SourceText } = sourcesFromFiles(options),
 ): Promise<Record<string, unknown>> {
   const payload: Record<string, unknown> = { app, image: options.image };
   if (options.sha || options.ref || options.pusher) {
@@ -132,19 +172,13 @@ export async function deployPayloadFrom(
       pusher: options.pusher ?? 'unknown',
     };
   }
-  const procfile = options.procfile
-    ? parseProcfile(
-        readInputFile({ option: '--procfile', path: options.procfile, maxBytes: PROCFILE_MAX_BYTES }),
-        options.procfile,
-      )
+  const procfile = sources.procfile
+    ? parseProcfile(sources.procfile.text, sources.procfile.label)
     : undefined;
   if (procfile) payload.processes = procfile;
-  if (options.appJson) {
-    const parts = parseAppJson(
-      readInputFile({ option: '--app-json', path: options.appJson, maxBytes: APP_JSON_MAX_BYTES }),
-      options.appJson,
-    );
-    if (procfile) refuseTypesNotInProcfile(parts, procfile, options.appJson, options.procfile!);
+  if (sources.appJson) {
+    const parts = parseAppJson(sources.appJson.text, sources.appJson.label);
+    if (procfile) refuseTypesNotInProcfile(parts, procfile, sources.appJson.label, sources.procfile!.label);
     if (Object.keys(parts.formation).length > 0) payload.formation = parts.formation;
     if (parts.healthchecks) payload.healthchecks = parts.healthchecks;
     if (parts.cron) payload.cron = parts.cron;
