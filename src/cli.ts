@@ -70,6 +70,10 @@ export const COMMAND_MODULES: { commands: string[]; load: () => Promise<Register
   },
   { commands: ['jobs:'], load: async () => (await import('./producers/cli/commands/jobs.ts')).registerJobs },
   {
+    commands: ['serve', 'api-token:create'],
+    load: async () => (await import('./producers/cli/commands/serve.ts')).registerServe,
+  },
+  {
     commands: ['git-hook'],
     load: async () => (await import('./producers/cli/commands/git-hook.ts')).registerGitHook,
   },

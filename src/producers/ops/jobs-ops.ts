@@ -5,7 +5,13 @@
  */
 import { Job, type JobState } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { InfrastructureError, NotFoundError, RefusedError, WaitTimeoutError } from '../../core/errors.ts';
+import {
+  CancelledError,
+  InfrastructureError,
+  NotFoundError,
+  RefusedError,
+  WaitTimeoutError,
+} from '../../core/errors.ts';
 import { isConnectionError } from '../../core/redis.ts';
 import { type NumberedAttempt, readAttempts } from '../../jobs/attempts.ts';
 import type { JobClient } from '../../jobs/client.ts';
@@ -426,7 +432,13 @@ export async function waitForJob(
   client: JobClient,
   id: string,
   callbacks: WaitCallbacks = {},
-  options: { pollMs?: number; timeoutMs?: number; maxOutageMs?: number } = {},
+  options: {
+    pollMs?: number;
+    timeoutMs?: number;
+    maxOutageMs?: number;
+    /** Stops the wait (a client that went away); the job goes on. Rejects with CancelledError. */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<FinalState> {
   const pollMs = options.pollMs ?? 150;
   const maxOutageMs = options.maxOutageMs ?? WAIT_MAX_OUTAGE_MS;
@@ -439,6 +451,8 @@ export async function waitForJob(
   let outageSince: number | undefined;
   let outageRetries = 0;
   while (Date.now() < deadline) {
+    if (options.signal?.aborted)
+      throw new CancelledError(`stopped waiting for job ${current}, which goes on`);
     let job: Job;
     let state: JobState | 'unknown';
     try {

@@ -1,0 +1,208 @@
+/**
+ * The HTTP API (`longshore serve`, fastify 5): a producer like the CLI and the git hook. Every
+ * `/api/v1` route but `health` needs a bearer token (tokens.ts); writes need a `write` token.
+ * Bodies are validated by the same zod contracts before anything is enqueued; errors are JSON
+ * `{ error, message, issues? }` with the status a client acts on (400 bad input, 401/403 auth, 404,
+ * 409 refused, 429 rate limit, 503 when Redis is unreachable). docs/http-api.md.
+ */
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import {
+  CancelledError,
+  ConfigError,
+  InfrastructureError,
+  InvalidInputError,
+  NotFoundError,
+  RefusedError,
+} from '../../core/errors.ts';
+import type { JobClient } from '../../jobs/client.ts';
+import { laneId } from '../../jobs/lane.ts';
+import { isPlannable } from '../../jobs/plannable.ts';
+import type { Sealer } from '../../jobs/sealing.ts';
+import { listLaneStatuses, readLaneStatus } from '../../jobs/status.ts';
+import { outcomeEvent, showJob, waitForJob } from '../ops/jobs-ops.ts';
+import { APP_JOB_SEGMENTS, type AppJobSegment, payloadFromBody } from './app-jobs.ts';
+import { type ApiToken, allows, type TokenScope, verifyToken } from './tokens.ts';
+
+export interface ApiServerOptions {
+  redis: Redis;
+  client: JobClient;
+  /** The fleet's sealer, for bodies with secret values; throws ConfigError when no secret is set. */
+  sealer: () => Sealer;
+  tokens: readonly ApiToken[];
+  /** Requests per token (or per address, unauthenticated) and window, counted in Redis across servers. */
+  rateLimit: { max: number; windowMs: number };
+  /** How often the job events stream polls the job (ms). */
+  pollMs?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    token?: ApiToken;
+  }
+  interface FastifyContextConfig {
+    /** The scope a route needs; absent: no token needed. */
+    scope?: TokenScope;
+  }
+}
+
+function problem(reply: FastifyReply, status: number, error: string, message: string, extra: object = {}) {
+  return reply
+    .code(status)
+    .type('application/json')
+    .send({ error, message, ...extra });
+}
+
+/** The app name of a path, checked as every app name is (the contract checks it again). */
+async function appOf(request: FastifyRequest): Promise<string> {
+  const { app } = request.params as { app: string };
+  const { appName } = await import('../../jobs/schemas/common.ts');
+  const valid = appName.safeParse(app);
+  if (!valid.success) {
+    throw new InvalidInputError([
+      { path: 'app', message: valid.error.issues[0]?.message ?? 'is not an app name' },
+    ]);
+  }
+  return app;
+}
+
+export async function buildApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
+  const server = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+
+  server.setErrorHandler((err, _request, reply) => {
+    if (err instanceof InvalidInputError)
+      return problem(reply, 400, 'invalid_input', err.message, { issues: err.issues });
+    if (err instanceof NotFoundError) return problem(reply, 404, 'not_found', err.message);
+    if (err instanceof RefusedError) return problem(reply, 409, 'refused', err.message);
+    if (err instanceof InfrastructureError) return problem(reply, 503, 'unavailable', err.message);
+    if (err instanceof ConfigError) return problem(reply, 503, 'misconfigured', err.message);
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status === 429) return problem(reply, 429, 'rate_limited', (err as Error).message);
+    // fastify's own: unparsable JSON, a body over the limit, an unsupported media type, 429.
+    if (status && status >= 400 && status < 500)
+      return problem(reply, status, 'bad_request', (err as Error).message);
+    return problem(reply, 500, 'internal', 'internal error; see the server log');
+  });
+  server.setNotFoundHandler((request, reply) =>
+    problem(reply, 404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
+  );
+
+  // Authentication before anything else reads the request; the rate limit then counts per token.
+  server.addHook('onRequest', async (request, reply) => {
+    const scope = request.routeOptions.config.scope;
+    if (!scope) return;
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const token = match ? verifyToken(options.tokens, match[1]!) : undefined;
+    if (!token) {
+      reply.header('www-authenticate', 'Bearer realm="longshore"');
+      return problem(
+        reply,
+        401,
+        'unauthorized',
+        match ? 'the bearer token is not valid' : 'send Authorization: Bearer TOKEN',
+      );
+    }
+    if (!allows(token.scope, scope)) {
+      return problem(
+        reply,
+        403,
+        'forbidden',
+        `the token "${token.name}" has the ${token.scope} scope; this needs ${scope}`,
+      );
+    }
+    request.token = token;
+  });
+  await server.register(rateLimit, {
+    hook: 'preHandler',
+    max: options.rateLimit.max,
+    timeWindow: options.rateLimit.windowMs,
+    redis: options.redis,
+    nameSpace: 'longshore:api-rate:',
+    keyGenerator: (request) => (request.token ? `token:${request.token.name}` : `ip:${request.ip}`),
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: 'rate_limited',
+      message: `more than ${context.max} requests in ${context.after}; retry after that`,
+    }),
+  });
+
+  server.get('/api/v1/health', async () => {
+    await options.redis.ping();
+    return { status: 'ok' };
+  });
+
+  server.get('/api/v1/apps', { config: { scope: 'read' } }, async (request) => {
+    const all = (request.query as { all?: string }).all === 'true';
+    const known = await listLaneStatuses(options.redis, 'app');
+    return { apps: all ? known : known.filter((a) => !a.destroyed && !a.renamedTo) };
+  });
+
+  server.get('/api/v1/apps/:app', { config: { scope: 'read' } }, async (request) => {
+    const app = await appOf(request);
+    const status = await readLaneStatus(options.redis, laneId({ kind: 'app', name: app }));
+    if (!status) throw new NotFoundError(`no app ${app} known to the fleet`);
+    return status;
+  });
+
+  server.post('/api/v1/apps/:app/:segment', { config: { scope: 'write' } }, async (request, reply) => {
+    const app = await appOf(request);
+    const { segment } = request.params as { segment: string };
+    if (!Object.hasOwn(APP_JOB_SEGMENTS, segment)) {
+      throw new NotFoundError(
+        `no job endpoint ${segment} (app jobs: ${Object.keys(APP_JOB_SEGMENTS).join(', ')})`,
+      );
+    }
+    const type = APP_JOB_SEGMENTS[segment as AppJobSegment];
+    const payload = payloadFromBody(type, app, request.body, options.sealer);
+    const dryRun = (request.query as { dry_run?: string }).dry_run === 'true';
+    if (dryRun && !isPlannable(type)) {
+      throw new InvalidInputError([{ path: 'dry_run', message: `${type} jobs have no dry run` }]);
+    }
+    const job = dryRun
+      ? await options.client.enqueue('dry-run', { type, payload }, `http:${request.token!.name}`)
+      : await options.client.enqueue(type, payload, `http:${request.token!.name}`);
+    return reply.code(202).send({
+      job,
+      links: { self: `/api/v1/jobs/${job.id}`, events: `/api/v1/jobs/${job.id}/events` },
+    });
+  });
+
+  server.get('/api/v1/jobs/:id', { config: { scope: 'read' } }, async (request) => {
+    const { id } = request.params as { id: string };
+    return showJob(options.client, options.redis, id);
+  });
+
+  // The job's stream as server-sent events: every event so far, then each as it happens, the
+  // outcome last (`event: outcome`); the response ends with the job, or when the client goes.
+  server.get('/api/v1/jobs/:id/events', { config: { scope: 'read' } }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    await showJob(options.client, options.redis, id); // 404 before the stream starts
+    const abort = new AbortController();
+    request.raw.on('close', () => abort.abort());
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
+    const send = (event: string, data: unknown) =>
+      reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    try {
+      const final = await waitForJob(
+        options.client,
+        id,
+        { onEvent: (e) => send(e.kind, e) },
+        { signal: abort.signal, ...(options.pollMs ? { pollMs: options.pollMs } : {}) },
+      );
+      send('outcome', outcomeEvent(final));
+    } catch (err) {
+      if (!(err instanceof CancelledError)) send('error', { message: (err as Error).message });
+    } finally {
+      reply.raw.end();
+    }
+  });
+
+  return server;
+}

@@ -1,0 +1,231 @@
+/**
+ * The HTTP API (docs/http-api.md) as a client meets it: a real `longshore serve` process, real
+ * HTTP on loopback (fetch), the fleet's worker and kube-sim behind it. Bearer tokens by scope,
+ * JSON errors a client acts on, bodies validated by the job contracts, secret values sealed before
+ * Redis, a job's events as server-sent events, the rate limit counted in Redis.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/dev/private-redis.ts';
+import { newToken } from '../../src/producers/http/tokens.ts';
+import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
+import { CLI, type Proc, startProcess } from '../helpers/processes.ts';
+
+let fleet: DeployFleet;
+let serve: Proc;
+let base: string;
+const writer = newToken('ci', 'write');
+const reader = newToken('dashboard', 'read');
+const limitedReader = newToken('poller', 'read');
+const otherReader = newToken('cron', 'read');
+
+async function startServe(extraEnv: Record<string, string> = {}): Promise<{ proc: Proc; url: string }> {
+  const port = await freePort();
+  const proc = startProcess(CLI, ['serve', '--port', String(port)], {
+    ...fleet.env,
+    LONGSHORE_API_TOKENS: `${writer.entry},${reader.entry},${limitedReader.entry},${otherReader.entry}`,
+    ...extraEnv,
+  });
+  await proc.waitForLine(/longshore API listening on/, 30_000);
+  return { proc, url: `http://127.0.0.1:${port}` };
+}
+
+async function call(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; raw?: string; url?: string } = {},
+): Promise<{ status: number; headers: Headers; json: any }> {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.body !== undefined || options.raw !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${options.url ?? base}${path}`, {
+    method,
+    headers,
+    ...(options.raw !== undefined
+      ? { body: options.raw }
+      : options.body !== undefined
+        ? { body: JSON.stringify(options.body) }
+        : {}),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
+}
+
+/** Everything in the private Redis's data directory (its append-only files), as text. */
+function aofText(dir = fleet.redis.dir): string {
+  return readdirSync(dir)
+    .map((name) => join(dir, name))
+    .map((path) => (statSync(path).isDirectory() ? aofText(path) : readFileSync(path, 'latin1')))
+    .join('\n');
+}
+
+/** The job's server-sent events until the stream ends: [event, data] pairs. */
+async function events(id: string): Promise<[string, any][]> {
+  const response = await fetch(`${base}/api/v1/jobs/${id}/events`, {
+    headers: { authorization: `Bearer ${reader.token}` },
+  });
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim())
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1] ?? '';
+      const data = /^data: (.*)$/m.exec(block)?.[1] ?? 'null';
+      return [event, JSON.parse(data)];
+    });
+}
+
+beforeAll(async () => {
+  fleet = await startDeployFleet();
+  await fleet.startWorker();
+  const started = await startServe();
+  serve = started.proc;
+  base = started.url;
+});
+
+afterAll(async () => {
+  serve?.kill('SIGTERM');
+  await fleet?.stop();
+});
+
+describe('the HTTP API', () => {
+  it('answers health without a token, and 401 or 403 by token and scope', async () => {
+    expect(await call('GET', '/api/v1/health')).toMatchObject({ status: 200, json: { status: 'ok' } });
+    const none = await call('GET', '/api/v1/apps');
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe('Bearer realm="longshore"');
+    expect(none.json).toEqual({ error: 'unauthorized', message: 'send Authorization: Bearer TOKEN' });
+    expect((await call('GET', '/api/v1/apps', { token: 'lst_not-a-real-token' })).json).toMatchObject({
+      error: 'unauthorized',
+      message: 'the bearer token is not valid',
+    });
+    expect(await call('GET', '/api/v1/apps', { token: reader.token })).toMatchObject({
+      status: 200,
+      json: { apps: [] },
+    });
+    const readOnly = await call('POST', '/api/v1/apps/shop/deploys', {
+      token: reader.token,
+      body: { image: 'nginx:1.27' },
+    });
+    expect(readOnly.status).toBe(403);
+    expect(readOnly.json.message).toBe('the token "dashboard" has the read scope; this needs write');
+  });
+
+  it('deploys, and streams the job as server-sent events with the outcome last', async () => {
+    const posted = await call('POST', '/api/v1/apps/shop/deploys', {
+      token: writer.token,
+      body: { image: 'nginx:1.27', processes: { web: { command: 'nginx -g "daemon off;"' } } },
+    });
+    expect(posted.status).toBe(202);
+    const id = posted.json.job.id as string;
+    expect(posted.json).toMatchObject({
+      job: { type: 'deploy', lane: 'app.shop' },
+      links: { events: `/api/v1/jobs/${id}/events` },
+    });
+    const stream = await events(id);
+    expect(stream.at(-1)).toEqual([
+      'outcome',
+      expect.objectContaining({ kind: 'outcome', state: 'completed' }),
+    ]);
+    expect(stream.map(([e]) => e)).toContain('step');
+    const web = await fleet.apps.readNamespacedDeployment({ name: 'shop-web', namespace: 'default' });
+    expect(web.spec?.template.spec?.containers[0]?.image).toBe('nginx:1.27');
+    const job = await call('GET', `/api/v1/jobs/${id}`, { token: reader.token });
+    expect(job.json).toMatchObject({ id, state: 'completed', enqueuedBy: 'http:ci' });
+    const app = await call('GET', '/api/v1/apps/shop', { token: reader.token });
+    expect(app.json).toMatchObject({ name: 'shop', lastOutcome: 'completed', image: 'nginx:1.27' });
+  });
+
+  it('seals config values before they reach Redis', async () => {
+    const secret = 'hunter2-plaintext-value';
+    const posted = await call('POST', '/api/v1/apps/shop/config', {
+      token: writer.token,
+      body: { set: { API_KEY: secret } },
+    });
+    expect(posted.status).toBe(202);
+    expect((await events(posted.json.job.id)).at(-1)?.[1]).toMatchObject({ state: 'completed' });
+    // Every write Redis took is in its append-only file (the private Redis runs with AOF).
+    expect(aofText()).not.toContain(secret);
+    expect(aofText()).toContain('API_KEY');
+    const configSecret = await fleet.core.readNamespacedSecret({ name: 'config-shop', namespace: 'default' });
+    expect(Buffer.from(configSecret.data!.API_KEY!, 'base64').toString()).toBe(secret);
+  });
+
+  it('refuses bad input with the fields and messages, before anything is enqueued', async () => {
+    const bad = await call('POST', '/api/v1/apps/shop/scale', {
+      token: writer.token,
+      body: { processes: { web: -1 } },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error).toBe('invalid_input');
+    expect(bad.json.issues[0].path).toMatch(/^processes\.web/);
+    const mismatch = await call('POST', '/api/v1/apps/shop/scale', {
+      token: writer.token,
+      body: { app: 'other', processes: { web: 1 } },
+    });
+    expect(mismatch.json.issues).toEqual([
+      { path: 'app', message: 'names "other", but the path names "shop"' },
+    ]);
+    const badName = await call('POST', '/api/v1/apps/Shop!/scale', {
+      token: writer.token,
+      body: { processes: { web: 1 } },
+    });
+    expect(badName.status).toBe(400);
+    const unknown = await call('POST', '/api/v1/apps/shop/teleport', { token: writer.token, body: {} });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.message).toMatch(/^no job endpoint teleport \(app jobs: deploys, config/);
+    const notJson = await call('POST', '/api/v1/apps/shop/scale', {
+      token: writer.token,
+      raw: '{"processes":',
+    });
+    expect(notJson.status).toBe(400);
+    const secretNotString = await call('POST', '/api/v1/apps/shop/config', {
+      token: writer.token,
+      body: { set: { A: 1 } },
+    });
+    expect(secretNotString.json.issues).toEqual([{ path: 'set.A', message: 'must be a string' }]);
+    expect((await call('GET', '/api/v1/jobs/nope.1', { token: reader.token })).status).toBe(404);
+    expect((await call('GET', '/api/v1/apps/ghost', { token: reader.token })).status).toBe(404);
+  });
+
+  it('runs a dry run of an app job when asked, writing nothing', async () => {
+    const posted = await call('POST', '/api/v1/apps/shop/scale?dry_run=true', {
+      token: writer.token,
+      body: { processes: { web: 3 } },
+    });
+    expect(posted.status).toBe(202);
+    expect(posted.json.job.type).toBe('dry-run');
+    expect((await events(posted.json.job.id)).at(-1)?.[1]).toMatchObject({ state: 'completed' });
+    const web = await fleet.apps.readNamespacedDeployment({ name: 'shop-web', namespace: 'default' });
+    expect(web.spec?.replicas).toBe(1);
+    const refused = await call('POST', '/api/v1/apps/shop/rename?dry_run=true', {
+      token: writer.token,
+      body: { newName: 'shop2' },
+    });
+    expect(refused.json.issues).toEqual([{ path: 'dry_run', message: 'rename jobs have no dry run' }]);
+  });
+
+  it('limits requests per token, counted in Redis across servers', async () => {
+    const one = await startServe({ LONGSHORE_API_RATE_LIMIT: '3' });
+    const two = await startServe({ LONGSHORE_API_RATE_LIMIT: '3' });
+    try {
+      const get = async (url: string) => call('GET', '/api/v1/apps', { token: limitedReader.token, url });
+      const statuses = [await get(one.url), await get(two.url), await get(one.url), await get(two.url)].map(
+        (r) => r.status,
+      );
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const over = await get(one.url);
+      expect(over.json.error).toBe('rate_limited');
+      expect(over.headers.get('retry-after')).toMatch(/^\d+$/);
+      // Another token has its own count.
+      expect((await call('GET', '/api/v1/apps', { token: otherReader.token, url: one.url })).status).toBe(
+        200,
+      );
+    } finally {
+      one.proc.kill('SIGTERM');
+      two.proc.kill('SIGTERM');
+    }
+  });
+});
