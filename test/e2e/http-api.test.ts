@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/dev/private-redis.ts';
 import { newToken } from '../../src/producers/http/tokens.ts';
+import { signBody } from '../../src/producers/http/webhooks.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 import { CLI, type Proc, startProcess } from '../helpers/processes.ts';
 
@@ -19,12 +20,17 @@ const writer = newToken('ci', 'write');
 const reader = newToken('dashboard', 'read');
 const limitedReader = newToken('poller', 'read');
 const otherReader = newToken('cron', 'read');
+const WEBHOOK_SECRET = 'webhook-secret-0123456789';
 
 async function startServe(extraEnv: Record<string, string> = {}): Promise<{ proc: Proc; url: string }> {
   const port = await freePort();
   const proc = startProcess(CLI, ['serve', '--port', String(port)], {
     ...fleet.env,
     LONGSHORE_API_TOKENS: `${writer.entry},${reader.entry},${limitedReader.entry},${otherReader.entry}`,
+    LONGSHORE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    LONGSHORE_WEBHOOKS: JSON.stringify([
+      { repository: 'team/shop', branch: 'main', app: 'shop', image: 'registry.example.com/{app}:{sha}' },
+    ]),
     ...extraEnv,
   });
   await proc.waitForLine(/longshore API listening on/, 30_000);
@@ -227,5 +233,126 @@ describe('the HTTP API', () => {
       one.proc.kill('SIGTERM');
       two.proc.kill('SIGTERM');
     }
+  });
+});
+
+describe('push webhooks', () => {
+  const sha = 'c0ffee'.padEnd(40, '1');
+  const push = (extra: object = {}) =>
+    JSON.stringify({
+      ref: 'refs/heads/main',
+      after: sha,
+      repository: { full_name: 'team/shop' },
+      pusher: { name: 'ada' },
+      ...extra,
+    });
+  async function deliver(
+    forge: 'github' | 'gitea',
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<{ status: number; json: ReturnType<typeof JSON.parse> }> {
+    const response = await fetch(`${base}/api/v1/webhooks/${forge}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
+    return { status: response.status, json: await response.json() };
+  }
+  const github = (
+    body: string,
+    delivery: string,
+    event = 'push',
+    signature = `sha256=${signBody(WEBHOOK_SECRET, body)}`,
+  ) =>
+    deliver('github', body, {
+      'x-github-event': event,
+      'x-github-delivery': delivery,
+      'x-hub-signature-256': signature,
+    });
+
+  it('deploys a signed GitHub push to the mapped branch, once per delivery', async () => {
+    const body = push();
+    const first = await github(body, 'delivery-1');
+    expect(first.status).toBe(202);
+    expect(first.json).toMatchObject({ status: 'enqueued', job: { type: 'deploy', lane: 'app.shop' } });
+    expect((await events(first.json.job.id)).at(-1)?.[1]).toMatchObject({ state: 'completed' });
+    const web = await fleet.apps.readNamespacedDeployment({ name: 'shop-web', namespace: 'default' });
+    expect(web.spec?.template.spec?.containers[0]?.image).toBe(`registry.example.com/shop:${sha}`);
+    const job = await call('GET', `/api/v1/jobs/${first.json.job.id}`, { token: reader.token });
+    expect(job.json).toMatchObject({
+      enqueuedBy: 'webhook:github:team/shop',
+      payload: { source: { sha, ref: 'refs/heads/main', pusher: 'ada' } },
+    });
+
+    // The same delivery again (a replay, or the forge's redelivery): nothing new is enqueued.
+    const again = await github(body, 'delivery-1');
+    expect(again).toEqual({
+      status: 200,
+      json: { status: 'duplicate', delivery: 'delivery-1', job: { id: first.json.job.id } },
+    });
+  });
+
+  it('refuses a delivery without a valid signature of its exact body', async () => {
+    const body = push();
+    const none = await deliver('github', body, {
+      'x-github-event': 'push',
+      'x-github-delivery': 'd-unsigned',
+    });
+    expect(none.status).toBe(401);
+    const wrongSecret = await github(
+      body,
+      'd-wrong',
+      'push',
+      `sha256=${signBody('another-secret-0123456', body)}`,
+    );
+    expect(wrongSecret).toMatchObject({ status: 401, json: { error: 'unauthorized' } });
+    const tampered = await github(
+      push({ after: 'f'.repeat(40) }),
+      'd-tampered',
+      'push',
+      `sha256=${signBody(WEBHOOK_SECRET, body)}`,
+    );
+    expect(tampered.status).toBe(401);
+  });
+
+  it('answers a ping, and ignores other events, branches, tags and deletions', async () => {
+    expect(await github('{"zen":"hi"}', 'd-ping', 'ping')).toEqual({ status: 200, json: { status: 'pong' } });
+    expect((await github(push(), 'd-issue', 'issues')).json).toEqual({
+      status: 'ignored',
+      reason: 'issues events are not deployed',
+    });
+    expect((await github(push({ ref: 'refs/heads/feature' }), 'd-branch')).json.reason).toBe(
+      'refs/heads/feature is not a deploy branch of team/shop (main)',
+    );
+    expect((await github(push({ ref: 'refs/tags/v1' }), 'd-tag')).json.reason).toBe(
+      'refs/tags/v1 is not a branch',
+    );
+    expect((await github(push({ deleted: true, after: '0'.repeat(40) }), 'd-deleted')).json.reason).toBe(
+      'refs/heads/main was deleted: nothing to deploy',
+    );
+    const unmapped = await github(push({ repository: { full_name: 'team/other' } }), 'd-unmapped');
+    expect(unmapped).toMatchObject({
+      status: 404,
+      json: { message: 'no app is mapped to team/other (LONGSHORE_WEBHOOKS)' },
+    });
+  });
+
+  it('takes Gitea and Forgejo deliveries with their signature header', async () => {
+    const body = push({ after: 'beef'.padEnd(40, '2'), pusher: { username: 'grace' } });
+    const gitea = await deliver('gitea', body, {
+      'x-gitea-event': 'push',
+      'x-gitea-delivery': 'g-1',
+      'x-gitea-signature': signBody(WEBHOOK_SECRET, body),
+    });
+    expect(gitea.status).toBe(202);
+    expect((await events(gitea.json.job.id)).at(-1)?.[1]).toMatchObject({ state: 'completed' });
+    const forgejoBody = push({ after: 'feed'.padEnd(40, '3') });
+    const forgejo = await deliver('gitea', forgejoBody, {
+      'x-forgejo-event': 'push',
+      'x-forgejo-delivery': 'f-1',
+      'x-forgejo-signature': signBody(WEBHOOK_SECRET, forgejoBody),
+    });
+    expect(forgejo.json.status).toBe('enqueued');
+    expect((await events(forgejo.json.job.id)).at(-1)?.[1]).toMatchObject({ state: 'completed' });
   });
 });

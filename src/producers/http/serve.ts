@@ -15,6 +15,7 @@ import { JobClient } from '../../jobs/client.ts';
 import { Sealer } from '../../jobs/sealing.ts';
 import { buildApiServer } from './server.ts';
 import { parseTokens } from './tokens.ts';
+import { parseWebhookSettings } from './webhook-settings.ts';
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
 
@@ -32,6 +33,7 @@ export async function runServe(options: { host: string; port: number }): Promise
   const config = loadFleetConfig();
   const tokens = parseTokens(process.env.LONGSHORE_API_TOKENS);
   const perMinute = rateLimitPerMinute(process.env.LONGSHORE_API_RATE_LIMIT);
+  const webhooks = await parseWebhookSettings();
   const logger = createLogger(config.logLevel, { component: 'serve' });
   // Derived once, at start (scrypt): a body with secret values is sealed without waiting for it.
   const sealer = config.secret ? await Sealer.create(requireSecret(config)) : undefined;
@@ -45,6 +47,7 @@ export async function runServe(options: { host: string; port: number }): Promise
     client,
     tokens,
     rateLimit: { max: perMinute, windowMs: 60_000 },
+    webhooks,
     sealer: () => {
       if (!sealer)
         throw new ConfigError(
@@ -57,7 +60,10 @@ export async function runServe(options: { host: string; port: number }): Promise
   if (tokens.length === 0) {
     logger.warn('LONGSHORE_API_TOKENS is empty: every route but /api/v1/health answers 401');
   }
-  logger.info({ address, tokens: tokens.length, rateLimitPerMinute: perMinute }, 'HTTP API listening');
+  logger.info(
+    { address, tokens: tokens.length, rateLimitPerMinute: perMinute, webhookRoutes: webhooks.routes.length },
+    'HTTP API listening',
+  );
   process.stdout.write(`longshore API listening on ${address}\n`);
   exitOnSignals(logger, 'serve', async () => {
     await server.close();

@@ -24,6 +24,8 @@ import { listLaneStatuses, readLaneStatus } from '../../jobs/status.ts';
 import { outcomeEvent, showJob, waitForJob } from '../ops/jobs-ops.ts';
 import { APP_JOB_SEGMENTS, type AppJobSegment, payloadFromBody } from './app-jobs.ts';
 import { type ApiToken, allows, type TokenScope, verifyToken } from './tokens.ts';
+import type { WebhookSettings } from './webhook-settings.ts';
+import { registerWebhooks } from './webhooks.ts';
 
 export interface ApiServerOptions {
   redis: Redis;
@@ -33,6 +35,8 @@ export interface ApiServerOptions {
   tokens: readonly ApiToken[];
   /** Requests per token (or per address, unauthenticated) and window, counted in Redis across servers. */
   rateLimit: { max: number; windowMs: number };
+  /** Push webhooks: the secret deliveries are signed with and which pushes deploy which app. */
+  webhooks?: WebhookSettings;
   /** How often the job events stream polls the job (ms). */
   pollMs?: number;
 }
@@ -202,6 +206,12 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     } finally {
       reply.raw.end();
     }
+  });
+
+  registerWebhooks(server, {
+    redis: options.redis,
+    client: options.client,
+    settings: options.webhooks ?? { routes: [] },
   });
 
   return server;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { imageFor } from '../../../src/producers/cli/commands/git-hook.ts';
 import { hookScript, shellQuote } from '../../../src/producers/git/hook-install.ts';
+import { imageFor } from '../../../src/producers/git/image-template.ts';
 import { decide, parsePushedRefs } from '../../../src/producers/git/pushed-refs.ts';
 
 const A = 'a'.repeat(40);

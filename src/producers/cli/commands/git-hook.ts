@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { InfrastructureError, InvalidInputError } from '../../../core/errors.ts';
 import { readCommitFile } from '../../git/commit-files.ts';
 import { checkBranch, hookPath, hookScript, writeHook } from '../../git/hook-install.ts';
+import { imageFor } from '../../git/image-template.ts';
 import { decide, parsePushedRefs } from '../../git/pushed-refs.ts';
 import { APP_JSON_MAX_BYTES } from '../../sources/app-json.ts';
 import { PROCFILE_MAX_BYTES } from '../../sources/procfile.ts';
@@ -23,14 +24,6 @@ interface HookFlags {
   app: string;
   branch: string;
   imageTemplate: string;
-}
-
-/** The image of a pushed commit: `{app}` and `{sha}` (and `{short_sha}`, 7 characters) replaced. */
-export function imageFor(template: string, app: string, sha: string): string {
-  return template
-    .replaceAll('{app}', app)
-    .replaceAll('{sha}', sha)
-    .replaceAll('{short_sha}', sha.slice(0, 7));
 }
 
 /** Refuses a template whose image would not be a valid reference, or that names no commit. */
