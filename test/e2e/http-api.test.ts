@@ -236,6 +236,41 @@ describe('the HTTP API', () => {
   });
 });
 
+describe('the API document', () => {
+  it('serves OpenAPI 3.1 generated from the job contracts, and a reference page, without a token', async () => {
+    const doc = await call('GET', '/api/v1/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.json.openapi).toBe('3.1.0');
+    const posts = Object.keys(doc.json.paths).filter((p) => p.startsWith('/api/v1/apps/{app}/'));
+    expect(posts.map((p) => p.slice('/api/v1/apps/{app}/'.length))).toEqual([
+      'deploys',
+      'config',
+      'scale',
+      'domains',
+      'ports',
+      'properties',
+      'resources',
+      'ps',
+      'rollbacks',
+      'rename',
+      'destroy',
+    ]);
+    const body = (segment: string) =>
+      doc.json.paths[`/api/v1/apps/{app}/${segment}`].post.requestBody.content['application/json'].schema;
+    expect(body('scale').properties).toHaveProperty('processes');
+    expect(body('scale').properties).not.toHaveProperty('app');
+    expect(body('scale').required ?? []).not.toContain('app');
+    // Secrets as the plain text the server seals, not the sealed form the queue holds.
+    expect(body('config').properties.set.additionalProperties).toEqual({ type: 'string' });
+    expect(body('deploys').properties.env.additionalProperties).toEqual({ type: ['string', 'null'] });
+    const page = await fetch(`${base}/api/v1/docs`);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    expect(html).toContain('<code>POST /api/v1/apps/{app}/deploys</code>');
+    expect(html).not.toMatch(/<script/);
+  });
+});
+
 describe('push webhooks', () => {
   const sha = 'c0ffee'.padEnd(40, '1');
   const push = (extra: object = {}) =>

@@ -137,6 +137,19 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     return { status: 'ok' };
   });
 
+  // The document is built from the contracts once, on first request.
+  let document: Record<string, unknown> | undefined;
+  const openApi = async () => {
+    document ??= (await import('./openapi.ts')).openApiDocument();
+    return document;
+  };
+  server.get('/api/v1/openapi.json', async () => openApi());
+  server.get('/api/v1/docs', async (_request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .send((await import('./openapi.ts')).referencePage(await openApi())),
+  );
+
   server.get('/api/v1/apps', { config: { scope: 'read' } }, async (request) => {
     const all = (request.query as { all?: string }).all === 'true';
     const known = await listLaneStatuses(options.redis, 'app');
