@@ -172,7 +172,7 @@ export function openApiDocument(): Record<string, unknown> {
   };
 }
 
-const escape = (text: string) =>
+const escapeHtml = (text: string) =>
   text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 /** The reference page: every route with its summary, and each body's schema. */
@@ -184,9 +184,9 @@ export function referencePage(document: Record<string, unknown>): string {
   const sections = Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, op]) => {
       const schema = op.requestBody?.content['application/json']?.schema;
-      return `<section><h2><code>${method.toUpperCase()} ${escape(path)}</code></h2><p>${escape(op.summary ?? '')}</p>${
+      return `<section><h2><code>${method.toUpperCase()} ${escapeHtml(path)}</code></h2><p>${escapeHtml(op.summary ?? '')}</p>${
         schema
-          ? `<details><summary>body schema</summary><pre>${escape(JSON.stringify(schema, null, 2))}</pre></details>`
+          ? `<details><summary>body schema</summary><pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre></details>`
           : ''
       }</section>`;
     }),
