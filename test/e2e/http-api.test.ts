@@ -271,6 +271,26 @@ describe('the API document', () => {
   });
 });
 
+describe('the API server metrics', () => {
+  it('counts requests by route template and status on /metrics, without app names', async () => {
+    await call('GET', '/api/v1/apps/shop', { token: reader.token });
+    await call('GET', '/api/v1/apps', {});
+    const response = await fetch(`${base}/metrics`);
+    const text = await response.text();
+    expect(text).toMatch(
+      /^longshore_api_requests_total\{route="\/api\/v1\/apps\/:app",method="GET",code="200"\} \d+$/m,
+    );
+    expect(text).toMatch(
+      /^longshore_api_requests_total\{route="\/api\/v1\/apps",method="GET",code="401"\} \d+$/m,
+    );
+    expect(text).toMatch(
+      /^longshore_api_request_duration_seconds_bucket\{le="0\.005",route="\/api\/v1\/apps\/:app",method="GET"\}/m,
+    );
+    expect(text).not.toMatch(/route="[^"]*shop/);
+    expect(text).toMatch(/^longshore_api_process_resident_memory_bytes /m);
+  });
+});
+
 describe('push webhooks', () => {
   const sha = 'c0ffee'.padEnd(40, '1');
   const push = (extra: object = {}) =>

@@ -23,6 +23,7 @@ import type { Sealer } from '../../jobs/sealing.ts';
 import { listLaneStatuses, readLaneStatus } from '../../jobs/status.ts';
 import { outcomeEvent, showJob, waitForJob } from '../ops/jobs-ops.ts';
 import { APP_JOB_SEGMENTS, type AppJobSegment, payloadFromBody } from './app-jobs.ts';
+import { registerApiMetrics } from './metrics.ts';
 import { type ApiToken, allows, type TokenScope, verifyToken } from './tokens.ts';
 import type { WebhookSettings } from './webhook-settings.ts';
 import { registerWebhooks } from './webhooks.ts';
@@ -91,6 +92,8 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
   server.setNotFoundHandler((request, reply) =>
     problem(reply, 404, 'not_found', `no route ${request.method} ${request.url.split('?')[0]}`),
   );
+
+  registerApiMetrics(server);
 
   // Authentication before anything else reads the request; the rate limit then counts per token.
   server.addHook('onRequest', async (request, reply) => {
