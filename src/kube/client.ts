@@ -4,6 +4,7 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import { ConfigError } from '../core/errors.ts';
+import { MeasuredKubeConfig } from './request-metrics.ts';
 
 export interface KubeClients {
   kc: k8s.KubeConfig;
@@ -18,7 +19,8 @@ export interface KubeClients {
 export type KubeSource = { kubeconfigPath: string } | { kubeconfigYaml: string } | { inCluster: true };
 
 export function loadKubeConfig(source: KubeSource): k8s.KubeConfig {
-  const kc = new k8s.KubeConfig();
+  // Measured: every API request's latency reaches the worker's metrics (request-metrics.ts).
+  const kc = new MeasuredKubeConfig();
   try {
     if ('kubeconfigPath' in source) kc.loadFromFile(source.kubeconfigPath);
     else if ('kubeconfigYaml' in source) kc.loadFromString(source.kubeconfigYaml);

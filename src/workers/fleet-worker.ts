@@ -14,6 +14,7 @@ import { BACKOFF_STRATEGY, JobClient } from '../jobs/client.ts';
 import { KEY_PREFIX, keys, QUEUE_NAME } from '../jobs/keys.ts';
 import { LaneStore } from '../jobs/ordering/lane-store.ts';
 import { Sealer } from '../jobs/sealing.ts';
+import { observeKubeRequests } from '../kube/request-metrics.ts';
 import { ClusterConnection } from './cluster.ts';
 import { backoffDelay, classifyError } from './failure.ts';
 import type { HandlerRegistry } from './handler-registry.ts';
@@ -74,6 +75,7 @@ export class FleetWorker {
       true,
     );
     const metrics = new WorkerMetrics(jobs.queue, redis);
+    observeKubeRequests((r) => metrics.kubeRequests.observe({ verb: r.verb, code: r.code }, r.seconds));
     const self: { current?: FleetWorker } = {};
 
     // The health server first: a port in use fails the start at once, before waiting for Redis.

@@ -50,6 +50,14 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
+  readonly kubeRequests = new Histogram({
+    name: 'longshore_kube_request_duration_seconds',
+    help: 'Kubernetes API requests of this worker by HTTP verb and status code (error: no response), and their latency',
+    labelNames: ['verb', 'code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
   readonly active = new Gauge({
     name: 'longshore_worker_active_jobs',
     help: 'Jobs running in this worker process',

@@ -291,6 +291,21 @@ describe('the API server metrics', () => {
   });
 });
 
+describe('the worker’s cluster request metrics', () => {
+  it('counts the Kubernetes API requests of the deploys by verb and code', async () => {
+    const line = fleet.workers[0]!.lines.find((l) => l.includes('"healthPort"'))!;
+    const port = /"healthPort":(\d+)/.exec(line)![1];
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    // Server-side apply is a PATCH; reads past the informers' caches are GETs.
+    expect(metrics).toMatch(
+      /^longshore_kube_request_duration_seconds_count\{verb="PATCH",code="200"\} [1-9]\d*$/m,
+    );
+    expect(metrics).toMatch(
+      /^longshore_kube_request_duration_seconds_bucket\{le="0\.005",verb="GET",code="200"\} \d+$/m,
+    );
+  });
+});
+
 describe('push webhooks', () => {
   const sha = 'c0ffee'.padEnd(40, '1');
   const push = (extra: object = {}) =>
