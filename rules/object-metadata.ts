@@ -65,7 +65,8 @@ function entries(kind: 'label' | 'annotation') {
       const issue = (message: string) => ctx.addIssue({ code: 'custom', path: [i], message });
       const problem = metadataKeyProblem(entry.key);
       if (problem) issue(problem);
-      if (kind === 'label' && !isLabelValue(entry.value)) issue(`value of "${entry.key}" ${LABEL_VALUE_MESSAGE}`);
+      if (kind === 'label' && !isLabelValue(entry.value))
+        issue(`value of "${entry.key}" ${LABEL_VALUE_MESSAGE}`);
       for (const p of scopeProblems(entry.processType, entry.resourceType)) issue(p);
       const id = scopeId(entry);
       if (seen.has(id)) issue(`"${entry.key}" is given twice for the same scope`);
@@ -97,7 +98,8 @@ export function metadataFor(
   resourceType: ResourceType,
   processType: string | undefined,
 ): Record<string, string> {
-  const rank = (e: MetadataEntry) => (e.processType !== undefined ? 2 : 0) + (e.resourceType !== undefined ? 1 : 0);
+  const rank = (e: MetadataEntry) =>
+    (e.processType !== undefined ? 2 : 0) + (e.resourceType !== undefined ? 1 : 0);
   const matching = list
     .filter((e) => e.resourceType === undefined || e.resourceType === resourceType)
     .filter((e) => e.processType === undefined || e.processType === processType)

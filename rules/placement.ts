@@ -7,8 +7,8 @@
  * parsing and the app chart.
  */
 import { z } from 'zod';
-import { dns1123Label } from './name-schemas.ts';
 import { isLabelValue, LABEL_VALUE_MESSAGE, qualifiedNameProblem } from './labels.ts';
+import { dns1123Label } from './name-schemas.ts';
 
 export const TOLERATION_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 export type TolerationEffect = (typeof TOLERATION_EFFECTS)[number];
@@ -26,17 +26,15 @@ export const profileName = dns1123Label({ required: 'is required (a profile name
 /** At most this many selector entries and tolerations per profile. */
 export const PLACEMENT_MAX_ENTRIES = 32;
 
-export const nodeSelector = z
-  .record(z.string(), z.string())
-  .superRefine((selector, ctx) => {
-    for (const [key, value] of Object.entries(selector)) {
-      const problem = qualifiedNameProblem(key);
-      if (problem) ctx.addIssue({ code: 'custom', path: [key], message: problem });
-      if (!isLabelValue(value)) ctx.addIssue({ code: 'custom', path: [key], message: LABEL_VALUE_MESSAGE });
-    }
-    if (Object.keys(selector).length > PLACEMENT_MAX_ENTRIES)
-      ctx.addIssue({ code: 'custom', message: `must have at most ${PLACEMENT_MAX_ENTRIES} entries` });
-  });
+export const nodeSelector = z.record(z.string(), z.string()).superRefine((selector, ctx) => {
+  for (const [key, value] of Object.entries(selector)) {
+    const problem = qualifiedNameProblem(key);
+    if (problem) ctx.addIssue({ code: 'custom', path: [key], message: problem });
+    if (!isLabelValue(value)) ctx.addIssue({ code: 'custom', path: [key], message: LABEL_VALUE_MESSAGE });
+  }
+  if (Object.keys(selector).length > PLACEMENT_MAX_ENTRIES)
+    ctx.addIssue({ code: 'custom', message: `must have at most ${PLACEMENT_MAX_ENTRIES} entries` });
+});
 
 export const toleration = z
   .strictObject({

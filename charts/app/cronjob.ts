@@ -37,7 +37,10 @@ export function cronJob(ctx: AppContext, task: CronTaskValues): RenderedObject {
   // called `cron`), so they carry part-of and the task's id instead of name/instance.
   // Cron tasks are no process: only entries of every process reach them (user-metadata.ts).
   const labelsOf = (resource: 'cronjob' | 'job' | 'pod') =>
-    mergeUnder({ [CRON_ID_LABEL]: cronIdLabel(task.id) }, appLabels(values.app, labelsFor(values, resource, undefined)));
+    mergeUnder(
+      { [CRON_ID_LABEL]: cronIdLabel(task.id) },
+      appLabels(values.app, labelsFor(values, resource, undefined)),
+    );
   const labels = labelsOf('cronjob');
   const annotations = mergeUnder(
     { [CRON_COMMAND_ANNOTATION]: task.command },

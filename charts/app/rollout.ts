@@ -25,7 +25,8 @@ export function placementFields(spec: ProcessValues | undefined): Record<string,
   const placement = spec?.placement;
   if (!placement) return {};
   const fields: Record<string, unknown> = {};
-  if (Object.keys(placement.nodeSelector).length > 0) fields.nodeSelector = sortRecord(placement.nodeSelector);
+  if (Object.keys(placement.nodeSelector).length > 0)
+    fields.nodeSelector = sortRecord(placement.nodeSelector);
   if (placement.tolerations.length > 0) {
     fields.tolerations = [...placement.tolerations]
       .map((t) => ({

@@ -5,11 +5,11 @@
  */
 import { z } from 'zod';
 import { processTypeProblem } from '../../rules/app-names.ts';
-import { objectMetadata } from '../../rules/object-metadata.ts';
-import { placementProfile } from '../../rules/placement.ts';
 import { cronSchedule } from '../../rules/cron.ts';
 import { hostname } from '../../rules/domains.ts';
 import { dns1123Label } from '../../rules/name-schemas.ts';
+import { objectMetadata } from '../../rules/object-metadata.ts';
+import { placementProfile } from '../../rules/placement.ts';
 import { portMap } from '../../rules/port-maps.ts';
 import { resourceQuantity } from '../../rules/quantities.ts';
 import { appName, namespaceName, objectName, userAnnotations, userLabels } from '../schemas.ts';

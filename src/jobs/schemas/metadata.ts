@@ -25,9 +25,7 @@ export const metadataPayload = z
     /** Required to set, absent to unset. */
     value: z.string().optional(),
     processType: z.string().optional(),
-    resourceType: z
-      .enum(RESOURCE_TYPES, { error: `must be one of ${RESOURCE_TYPES.join(', ')}` })
-      .optional(),
+    resourceType: z.enum(RESOURCE_TYPES, { error: `must be one of ${RESOURCE_TYPES.join(', ')}` }).optional(),
   })
   .strict()
   .superRefine((p, ctx) => {
@@ -38,7 +36,11 @@ export const metadataPayload = z
     if (p.action === 'unset' && p.value !== undefined) issue('VALUE', 'is not taken by unset');
     if (p.kind === 'label' && p.value !== undefined && !isLabelValue(p.value))
       issue('VALUE', LABEL_VALUE_MESSAGE);
-    if (p.kind === 'annotation' && p.value !== undefined && Buffer.byteLength(p.value) > ANNOTATION_VALUE_MAX_BYTES)
+    if (
+      p.kind === 'annotation' &&
+      p.value !== undefined &&
+      Buffer.byteLength(p.value) > ANNOTATION_VALUE_MAX_BYTES
+    )
       issue('VALUE', `must be at most ${ANNOTATION_VALUE_MAX_BYTES} bytes`);
     for (const problem of scopeProblems(p.processType, p.resourceType)) {
       const [flag, ...rest] = problem.split(': ');

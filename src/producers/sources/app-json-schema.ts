@@ -83,12 +83,18 @@ function byProcessType<T extends z.ZodType>(what: string, value: T) {
 
 export const FORMATION_QUANTITY_MAX = 1000;
 
+export const MAX_PARALLEL_MAX = 1000;
+
 const formationEntry = entry(
   'a formation entry',
-  { quantity: wholeNumber(0, FORMATION_QUANTITY_MAX).optional() },
-  // Dokku's rollout and autoscaling settings: Kubernetes' Deployment strategy decides the former,
-  // and longshore runs the formation's fixed quantity.
-  ['max_parallel', 'autoscaling', 'service'],
+  {
+    quantity: wholeNumber(0, FORMATION_QUANTITY_MAX).optional(),
+    /** Pods rolled at once: the Deployment's rolling update (charts/app/rollout.ts). */
+    max_parallel: wholeNumber(1, MAX_PARALLEL_MAX).optional(),
+  },
+  // Dokku's autoscaling and service settings: not acted on, and reported as such with every
+  // deploy (unsupportedAppJsonKeys in app-json.ts); longshore runs the formation's fixed quantity.
+  ['autoscaling', 'service'],
 );
 
 const CONCURRENCY = ['allow', 'forbid', 'replace'] as const;
