@@ -4,10 +4,11 @@
  * `cron` and `healthchecks`. Every message says what is accepted and what was found, because it
  * reaches a person through the CLI (`cron[0].schedule: must have 5 fields …`).
  *
- * Unknown keys: at the top level they are ignored, as Dokku ignores them (an app.json also holds
- * `name`, `env`, `scripts`, `buildpacks`…, which longshore does not use). Inside a formation,
+ * Unknown keys: at the top level they are accepted, as Dokku accepts them (an app.json also holds
+ * `name`, `env`, `scripts`, `buildpacks`…), and the deploy reports the ones that matter by name
+ * (unsupportedAppJsonKeys in app-json.ts). Inside a formation,
  * cron or healthcheck entry, keys Dokku documents but longshore does not implement are either
- * ignored (when they change nothing about what runs: `name`, `description`, `max_parallel`…) or
+ * accepted (`name`, `description`; `autoscaling` and `service`, reported like the above) or
  * refused with the reason (when ignoring them would run something other than what was asked:
  * `uptime`, `httpHeaders`…); any other key is refused as unknown, since it is most likely a typo
  * (`quantitiy`) that Dokku would silently drop.
