@@ -170,6 +170,14 @@ describe('rollout parallelism, labels, annotations and placement', () => {
     });
     expect((await deployment('shop-worker')).spec?.strategy?.rollingUpdate?.maxSurge).not.toBe(2);
 
+    // A dry run shows the change and writes nothing.
+    const writes = await fleet.writesDuring(async () => {
+      const plan = await fleet.ok(['labels:set', 'shop', 'example.com/team', 'payments', '--dry-run']);
+      expect(plan).toMatch(/~ update Deployment\/shop-web/);
+      expect(plan).toMatch(/\+ +example\.com\/team: payments/);
+    });
+    expect(writes.filter((w) => !w.includes('longshore-system/') && !w.includes('/leases'))).toEqual([]);
+    expect(await whereKey('shop', 'labels', 'example.com/team')).toEqual([]);
     await fleet.ok(['labels:set', 'shop', 'example.com/team', 'payments', '--wait']);
     await fleet.ok([
       'labels:set',
