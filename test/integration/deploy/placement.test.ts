@@ -8,6 +8,7 @@ import * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeName } from '../../../infra/kube-sim/controllers/node-objects.ts';
 import { type DeployFleet, startDeployFleet } from '../../helpers/deploy-fleet.ts';
+import { until } from '../../helpers/wait.ts';
 
 let fleet: DeployFleet;
 const GPU_NODE = nodeName(2);
@@ -276,6 +277,27 @@ describe('rollout parallelism, labels, annotations and placement', () => {
       'app.kubernetes.io/instance': 'shop-worker',
       'app.kubernetes.io/part-of': 'shop',
     });
+
+    // A changed profile reaches the app at its next reconcile (sync enqueues one per app).
+    await fleet.ok([
+      'profiles:set',
+      'gpu',
+      '--node-selector',
+      'example.com/pool=gpu',
+      '--toleration',
+      'gpu:NoSchedule',
+      '--toleration',
+      'dedicated=ml:NoExecute',
+      '--toleration',
+      'spot:PreferNoSchedule',
+      '--wait',
+    ]);
+    expect((await deployment('shop-worker')).spec?.template.spec?.tolerations).toHaveLength(2);
+    await fleet.ok(['sync', '--wait']);
+    await until(async () => {
+      const tolerations = (await deployment('shop-worker')).spec?.template.spec?.tolerations ?? [];
+      return tolerations.some((t) => t.key === 'spot' && t.effect === 'PreferNoSchedule') || undefined;
+    }, 'the reconcile to render the changed profile');
 
     // A profile in use is not removed; unset and detach take things away again.
     const unset = await fleet.cli(['profiles:unset', 'gpu', '--wait']);
