@@ -54,15 +54,19 @@ export interface RunJobOptions {
   tty: boolean;
 }
 
-/** Labels of a run's Job, pods and Secret: the app's (part-of, managed-by), the app and the run marker. */
+/**
+ * Labels of a run's Job, pods and Secret: the app's (part-of, managed-by), the app and the run
+ * marker, over the user's: for the Job and its pods those of that resource type and the run's
+ * process too (charts/app/user-metadata.ts); for the Secret (no resource type) the app-wide ones.
+ */
 export function runLabels(
   values: AppChartValues,
-  resource: 'job' | 'pod' = 'job',
+  resource?: 'job' | 'pod',
   process?: string,
 ): Record<string, string> {
   return mergeUnder(
     { ...appLabels(values.app), [RUN_APP_LABEL]: values.app, [RUN_JOB_LABEL]: RUN_JOB_VALUE },
-    labelsFor(values, resource, process),
+    resource ? labelsFor(values, resource, process) : values.labels,
   );
 }
 
