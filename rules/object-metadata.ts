@@ -11,7 +11,7 @@
  */
 import { z } from 'zod';
 import { processTypeProblem } from './app-names.ts';
-import { isLabelValue, LABEL_VALUE_MESSAGE, qualifiedNameProblem } from './labels.ts';
+import { ANNOTATIONS_MAX_BYTES, isLabelValue, LABEL_VALUE_MESSAGE, qualifiedNameProblem } from './labels.ts';
 
 /** The objects an entry can go on, by Dokku's resource-type names. */
 export const RESOURCE_TYPES = ['deployment', 'pod', 'service', 'ingress', 'cronjob', 'job'] as const;
@@ -75,11 +75,34 @@ function entries(kind: 'label' | 'annotation') {
   });
 }
 
-/** The labels and annotations of an app, each a list of scoped entries. */
-export const objectMetadata = z.strictObject({
-  labels: entries('label'),
-  annotations: entries('annotation'),
-});
+/** At most this many scoped labels, and as many scoped annotations, per app. */
+export const METADATA_MAX_ENTRIES = 200;
+
+/**
+ * The labels and annotations of an app, each a list of scoped entries. The scoped annotations
+ * together stay within what one object may carry (256 KiB): every one of them could reach the
+ * same object, and the app's spec is kept in one Secret.
+ */
+export const objectMetadata = z
+  .strictObject({
+    labels: entries('label').max(METADATA_MAX_ENTRIES, `must have at most ${METADATA_MAX_ENTRIES} entries`),
+    annotations: entries('annotation').max(
+      METADATA_MAX_ENTRIES,
+      `must have at most ${METADATA_MAX_ENTRIES} entries`,
+    ),
+  })
+  .superRefine((m, ctx) => {
+    const bytes = m.annotations.reduce(
+      (n, e) => n + Buffer.byteLength(e.key, 'utf8') + Buffer.byteLength(e.value, 'utf8'),
+      0,
+    );
+    if (bytes > ANNOTATIONS_MAX_BYTES)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['annotations'],
+        message: `are ${bytes} bytes in all; an object's annotations may total at most ${ANNOTATIONS_MAX_BYTES}`,
+      });
+  });
 
 export type ObjectMetadata = z.infer<typeof objectMetadata>;
 

@@ -41,6 +41,21 @@ describe('applyMetadata', () => {
     expect(spec.metadata).toBeUndefined();
   });
 
+  it('keeps the scoped annotations within what one object may carry', () => {
+    let spec = deployed();
+    for (const i of [1, 2, 3, 4, 5])
+      spec = applyMetadata(spec, {
+        app: 'shop',
+        kind: 'annotation',
+        action: 'set',
+        key: `example.com/big-${i}`,
+        value: 'x'.repeat(60 * 1024),
+      });
+    const parsed = appSpec.safeParse(spec);
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toMatch(/may total at most 262144/);
+  });
+
   it('refuses a process type the app does not have, naming --process-type', () => {
     expect(() => applyMetadata(deployed(), label({ processType: 'nope' }))).toThrow(InvalidInputError);
     try {
