@@ -27,9 +27,11 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   // values are lost: config-{app} is left as it is, and so is the digest of what it holds.)
   const configDigest = state.configLost ? state.spec.configDigest : envDigest(state.env);
   const spec = { ...applyDeploy(state.spec, ctx.payload), configDigest };
-  // Once per deploy (a retry repeats its log, not its result): what of app.json is not acted on.
+  // Once per deploy, by its first attempt (a retry's log follows the first's in the same job);
+  // the result carries it whichever attempt ends the job.
   const unsupported = ctx.payload.appJsonUnsupported ?? [];
-  if (unsupported.length > 0) await ctx.warn(unsupportedAppJsonMessage(unsupported));
+  if (unsupported.length > 0 && ctx.job.attemptNumber === 1)
+    await ctx.warn(unsupportedAppJsonMessage(unsupported));
   const registryPassword = registry
     ? ctx.services.sealer.open(registry.password, sealContext.registryPassword(app))
     : registry; // null forgets the credentials, undefined keeps them
