@@ -35,6 +35,12 @@ export const SUPPORTED_APP_JSON_KEYS = ['formation', 'cron', 'healthchecks'] as 
  */
 const DESCRIPTIVE_KEYS = ['name', 'description', 'keywords', 'website', 'repository', 'logo', 'success_url'];
 
+/**
+ * Paths below an otherwise unsupported top-level key that a deploy does act on (none yet; e.g.
+ * `scripts.dokku.predeploy` once a release phase reads it): never reported.
+ */
+const SUPPORTED_PATHS: string[] = [];
+
 /** Formation keys Dokku documents that longshore does not act on. */
 const UNSUPPORTED_FORMATION_KEYS = ['autoscaling', 'service'];
 
@@ -50,7 +56,9 @@ export function unsupportedAppJsonKeys(doc: unknown): string[] {
   for (const [key, value] of Object.entries(doc)) {
     if ((SUPPORTED_APP_JSON_KEYS as readonly string[]).includes(key)) continue;
     if (DESCRIPTIVE_KEYS.includes(key)) continue;
-    out.push(...leafPaths([key], value, key === 'scripts' ? 2 : 0));
+    out.push(
+      ...leafPaths([key], value, key === 'scripts' ? 2 : 0).filter((p) => !SUPPORTED_PATHS.includes(p)),
+    );
   }
   const formation = (doc as { formation?: unknown }).formation;
   if (typeof formation === 'object' && formation !== null) {

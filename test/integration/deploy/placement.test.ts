@@ -192,6 +192,7 @@ describe('rollout parallelism, labels, annotations and placement', () => {
       '--wait',
     ]);
     await fleet.ok(['labels:set', 'shop', 'example.com/cron', 'c', '--resource-type', 'cronjob', '--wait']);
+    await fleet.ok(['labels:set', 'shop', 'example.com/job', 'j', '--resource-type', 'job', '--wait']);
     await fleet.ok([
       'annotations:set',
       'shop',
@@ -238,6 +239,7 @@ describe('rollout parallelism, labels, annotations and placement', () => {
       'Deployment/shop-worker pod=yes',
     ]);
     expect(await whereKey('shop', 'labels', 'example.com/cron')).toEqual(['CronJob=c']);
+    expect(await whereKey('shop', 'labels', 'example.com/job')).toEqual(['CronJob job=j']);
     expect(await whereKey('shop', 'annotations', 'example.com/svc-note')).toEqual(['Service/shop-web=hello']);
     expect(await whereKey('shop', 'annotations', 'example.com/ing-note')).toEqual(['Ingress=hi']);
     expect(await whereKey('shop', 'annotations', 'example.com/deploy-note')).toEqual([
