@@ -274,6 +274,17 @@ describe('rollout parallelism, labels, annotations and placement', () => {
     expect(webPods.length).toBeGreaterThan(0);
     for (const pod of webPods) expect(pod.spec?.nodeName).not.toBe(GPU_NODE);
 
+    // A run of the worker type: its Job carries the job-typed label, its pod the worker's pod
+    // label, and it is placed by the worker's profile.
+    await fleet.ok(['run', 'shop', '--process', 'worker', '--', 'true']);
+    const runs = (
+      await fleet.batch.listNamespacedJob({ namespace: 'default', labelSelector: 'longshore.dev/job=run' })
+    ).items;
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.metadata?.labels?.['example.com/job']).toBe('j');
+    expect(runs[0]?.spec?.template.metadata?.labels?.['example.com/worker-pods']).toBe('yes');
+    expect(runs[0]?.spec?.template.spec?.nodeSelector).toEqual({ 'example.com/pool': 'gpu' });
+
     // The selectors are longshore's alone.
     expect((await deployment('shop-worker')).spec?.selector.matchLabels).toEqual({
       'app.kubernetes.io/instance': 'shop-worker',
