@@ -27,7 +27,7 @@ export const COMMAND_MODULES: { commands: string[]; load: () => Promise<Register
     load: async () => (await import('./producers/cli/commands/config.ts')).registerConfig,
   },
   {
-    commands: ['ps:scale', 'ps:restart', 'ps:stop', 'ps:start'],
+    commands: ['ps:scale', 'ps:restart', 'ps:stop', 'ps:start', 'ps:set'],
     load: async () => (await import('./producers/cli/commands/ps.ts')).registerPs,
   },
   {
@@ -37,6 +37,14 @@ export const COMMAND_MODULES: { commands: string[]; load: () => Promise<Register
   {
     commands: ['properties:set', 'properties:unset'],
     load: async () => (await import('./producers/cli/commands/properties.ts')).registerProperties,
+  },
+  {
+    commands: ['labels:', 'annotations:'],
+    load: async () => (await import('./producers/cli/commands/labels.ts')).registerLabels,
+  },
+  {
+    commands: ['profiles:'],
+    load: async () => (await import('./producers/cli/commands/profiles.ts')).registerProfiles,
   },
   {
     commands: ['apps:rename', 'apps:destroy', 'apps:list', 'apps:status'],

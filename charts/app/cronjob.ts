@@ -4,16 +4,18 @@
  * task's id reaches a label only as a hash: raw ids overflowed the 63-character limit (dokku#8594).
  */
 
+import { metadataFor } from '../../rules/object-metadata.ts';
 import { sha256Hex } from '../hash.ts';
 import { appLabels } from '../labels.ts';
 import { objectMeta } from '../metadata.ts';
 import { CRONJOB_NAME_MAX, fitName, LABEL_VALUE_MAX } from '../names.ts';
-import { mergeUnder } from '../records.ts';
+import { mergeUnder, sortRecord } from '../records.ts';
 import type { RenderedObject } from '../types.ts';
 import type { AppContext } from './context.ts';
 import { containerBase, mountsField, mountsOf, podAnnotations, podSpec } from './pod.ts';
 import { containerResources } from './resources.ts';
 import { splitShellWords } from './shell-words.ts';
+import { annotationsFor, labelsFor } from './user-metadata.ts';
 import type { CronTaskValues } from './values.ts';
 
 export const CRON_ID_LABEL = 'longshore.dev/cron-id';
@@ -33,8 +35,19 @@ export function cronJob(ctx: AppContext, task: CronTaskValues): RenderedObject {
   const { values } = ctx;
   // Not the process labels: cron pods must never match a process's selector (a process may be
   // called `cron`), so they carry part-of and the task's id instead of name/instance.
-  const labels = mergeUnder({ [CRON_ID_LABEL]: cronIdLabel(task.id) }, appLabels(values.app, values.labels));
-  const annotations = mergeUnder({ [CRON_COMMAND_ANNOTATION]: task.command }, values.annotations);
+  // Cron tasks are no process: only entries of every process reach them (user-metadata.ts).
+  const labelsOf = (resource: 'cronjob' | 'job' | 'pod') =>
+    mergeUnder(
+      { [CRON_ID_LABEL]: cronIdLabel(task.id) },
+      appLabels(values.app, labelsFor(values, resource, undefined)),
+    );
+  const labels = labelsOf('cronjob');
+  const annotations = mergeUnder(
+    { [CRON_COMMAND_ANNOTATION]: task.command },
+    annotationsFor(values, 'cronjob', undefined),
+  );
+  // Only scoped entries: the app-wide annotations were never on the job template (no change there).
+  const jobAnnotations = metadataFor(values.metadata?.annotations ?? [], 'job', undefined);
   const mounts = mountsOf(values, undefined);
   const container = {
     ...containerBase(CRON_CONTAINER, values, splitShellWords(task.command)),
@@ -54,13 +67,19 @@ export function cronJob(ctx: AppContext, task: CronTaskValues): RenderedObject {
       successfulJobsHistoryLimit: 10,
       failedJobsHistoryLimit: 10,
       jobTemplate: {
-        metadata: { labels },
+        metadata: {
+          labels: labelsOf('job'),
+          ...(Object.keys(jobAnnotations).length > 0 ? { annotations: sortRecord(jobAnnotations) } : {}),
+        },
         spec: {
           backoffLimit: 0,
           ttlSecondsAfterFinished: 60,
           activeDeadlineSeconds: 86_400,
           template: {
-            metadata: { labels, annotations: podAnnotations(values) },
+            metadata: {
+              labels: labelsOf('pod'),
+              annotations: podAnnotations(values, undefined, annotationsFor(values, 'pod', undefined)),
+            },
             spec: podSpec(values, mounts, [container], { restartPolicy: 'Never' }),
           },
         },

@@ -8,7 +8,9 @@ import { containerBase, mountsField, mountsOf, podAnnotations, podSpec } from '.
 import { containerPorts } from './ports.ts';
 import { containerProbes } from './probes.ts';
 import { containerResources } from './resources.ts';
+import { placementFields, rolloutStrategy } from './rollout.ts';
 import { splitShellWords } from './shell-words.ts';
+import { annotationsFor, labelsFor } from './user-metadata.ts';
 import type { ProcessValues } from './values.ts';
 
 /** Old ReplicaSets kept for `kubectl rollout undo` (as Dokku's chart). */
@@ -21,7 +23,8 @@ export function deploymentName(app: string, process: string): string {
 
 export function deployment(ctx: AppContext, process: string, spec: ProcessValues): RenderedObject {
   const { values } = ctx;
-  const labels = processLabels(values.app, process, values.labels);
+  const labels = processLabels(values.app, process, labelsFor(values, 'deployment', process));
+  const podLabels = processLabels(values.app, process, labelsFor(values, 'pod', process));
   const mounts = mountsOf(values, process);
   const container: Record<string, unknown> = {
     ...containerBase(process, values, spec.command === undefined ? undefined : splitShellWords(spec.command)),
@@ -34,14 +37,23 @@ export function deployment(ctx: AppContext, process: string, spec: ProcessValues
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
-    metadata: objectMeta(deploymentName(values.app, process), values.namespace, labels, values.annotations),
+    metadata: objectMeta(
+      deploymentName(values.app, process),
+      values.namespace,
+      labels,
+      annotationsFor(values, 'deployment', process),
+    ),
     spec: {
       replicas: spec.replicas,
       revisionHistoryLimit: REVISION_HISTORY_LIMIT,
       selector: { matchLabels: processSelector(values.app, process) },
+      ...rolloutStrategy(spec),
       template: {
-        metadata: { labels, annotations: podAnnotations(values, spec.restartedAt) },
-        spec: podSpec(values, mounts, [container]),
+        metadata: {
+          labels: podLabels,
+          annotations: podAnnotations(values, spec.restartedAt, annotationsFor(values, 'pod', process)),
+        },
+        spec: podSpec(values, mounts, [container], placementFields(spec)),
       },
     },
   };

@@ -12,6 +12,7 @@ import { mergeUnder } from '../records.ts';
 import type { RenderedObject } from '../types.ts';
 import { type AppContext, WEB_PROCESS } from './context.ts';
 import { webServiceName } from './service.ts';
+import { annotationsFor, labelsFor } from './user-metadata.ts';
 import type { AppChartValues } from './values.ts';
 
 /** Ingress name per domain: `{app}-web-{slug}-{hash of app and domain}` (charts/names.ts). */
@@ -41,8 +42,11 @@ function controllerAnnotations(values: AppChartValues, primary: PortMap): Record
 export function ingresses(ctx: AppContext): RenderedObject[] {
   const { values, primary } = ctx;
   if (!ctx.hasWeb || primary === undefined) return [];
-  const labels = processLabels(values.app, WEB_PROCESS, values.labels);
-  const annotations = mergeUnder(controllerAnnotations(values, primary), values.annotations);
+  const labels = processLabels(values.app, WEB_PROCESS, labelsFor(values, 'ingress', WEB_PROCESS));
+  const annotations = mergeUnder(
+    controllerAnnotations(values, primary),
+    annotationsFor(values, 'ingress', WEB_PROCESS),
+  );
   return [...ingressNames(values.app, values.domains)].map(([host, name]) => {
     const spec: Record<string, unknown> = { ingressClassName: values.ingressClass };
     // Unique because the Ingress name is, and within a DNS label (INGRESS_NAME_MAX).

@@ -22,13 +22,17 @@ export const RESTARTED_AT_ANNOTATION = 'kubectl.kubernetes.io/restartedAt';
  * Pod template annotations: the config digest (a config change rolls pods) and, for a process
  * restarted with `ps:restart`, the restart time, over the user's.
  */
-export function podAnnotations(values: AppChartValues, restartedAt?: string): Record<string, string> {
+export function podAnnotations(
+  values: AppChartValues,
+  restartedAt?: string,
+  user: Record<string, string> = values.annotations,
+): Record<string, string> {
   return mergeUnder(
     {
       [CONFIG_DIGEST_ANNOTATION]: values.configDigest,
       ...(restartedAt !== undefined ? { [RESTARTED_AT_ANNOTATION]: restartedAt } : {}),
     },
-    values.annotations,
+    user,
   );
 }
 

@@ -23,6 +23,8 @@ import { mergeUnder, sortRecord } from '../records.ts';
 import type { RenderedObject } from '../types.ts';
 import { envFrom, mountsField, mountsOf, podSpec } from './pod.ts';
 import { containerResources } from './resources.ts';
+import { placementFields } from './rollout.ts';
+import { annotationsFor, labelsFor } from './user-metadata.ts';
 import type { AppChartValues } from './values.ts';
 
 /** Marks a run Job (besides managed-by): what `prune` selects on (src/workers/prune/plan.ts). */
@@ -52,11 +54,19 @@ export interface RunJobOptions {
   tty: boolean;
 }
 
-/** Labels of a run's Job, pods and Secret: the app's (part-of, managed-by), the app and the run marker. */
-export function runLabels(values: AppChartValues): Record<string, string> {
+/**
+ * Labels of a run's Job, pods and Secret: the app's (part-of, managed-by), the app and the run
+ * marker, over the user's: for the Job and its pods those of that resource type and the run's
+ * process too (charts/app/user-metadata.ts); for the Secret (no resource type) the app-wide ones.
+ */
+export function runLabels(
+  values: AppChartValues,
+  resource?: 'job' | 'pod',
+  process?: string,
+): Record<string, string> {
   return mergeUnder(
     { ...appLabels(values.app), [RUN_APP_LABEL]: values.app, [RUN_JOB_LABEL]: RUN_JOB_VALUE },
-    values.labels,
+    resource ? labelsFor(values, resource, process) : values.labels,
   );
 }
 
@@ -64,10 +74,10 @@ export function runJob(values: AppChartValues, run: RunJobOptions): RenderedObje
   const process = values.processes[run.process];
   if (!process) throw new RangeError(`runJob: app ${values.app} has no process ${run.process}`);
   if (run.command.length === 0) throw new RangeError('runJob: the command is empty');
-  const labels = runLabels(values);
+  const labels = runLabels(values, 'job', run.process);
   const annotations = mergeUnder(
     { [RUN_JOB_ID_ANNOTATION]: run.jobId, [RUN_PROCESS_ANNOTATION]: run.process },
-    values.annotations,
+    annotationsFor(values, 'job', run.process),
   );
   const mounts = mountsOf(values, run.process);
   const container: Record<string, unknown> = {
@@ -82,8 +92,9 @@ export function runJob(values: AppChartValues, run: RunJobOptions): RenderedObje
     ...mountsField(mounts),
   };
   if (run.tty) Object.assign(container, { stdin: true, stdinOnce: true, tty: true });
-  const template: Record<string, unknown> = { labels };
-  if (Object.keys(values.annotations).length > 0) template.annotations = sortRecord(values.annotations);
+  const template: Record<string, unknown> = { labels: runLabels(values, 'pod', run.process) };
+  const podAnnotations = annotationsFor(values, 'pod', run.process);
+  if (Object.keys(podAnnotations).length > 0) template.annotations = sortRecord(podAnnotations);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -94,7 +105,7 @@ export function runJob(values: AppChartValues, run: RunJobOptions): RenderedObje
       ...(run.withEnv ? { suspend: true } : {}),
       template: {
         metadata: template,
-        spec: podSpec(values, mounts, [container], { restartPolicy: 'Never' }),
+        spec: podSpec(values, mounts, [container], { restartPolicy: 'Never', ...placementFields(process) }),
       },
       ttlSecondsAfterFinished: run.ttlSecondsAfterFinished,
     },

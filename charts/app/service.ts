@@ -5,6 +5,7 @@ import { DNS_LABEL_MAX, fitName } from '../names.ts';
 import type { RenderedObject } from '../types.ts';
 import { type AppContext, WEB_PROCESS } from './context.ts';
 import { protocolOf } from './ports.ts';
+import { annotationsFor, labelsFor } from './user-metadata.ts';
 
 export function webServiceName(app: string): string {
   return fitName(`${app}-${WEB_PROCESS}`, DNS_LABEL_MAX);
@@ -20,8 +21,8 @@ export function webService(ctx: AppContext): RenderedObject | undefined {
     metadata: objectMeta(
       webServiceName(values.app),
       values.namespace,
-      processLabels(values.app, WEB_PROCESS, values.labels),
-      values.annotations,
+      processLabels(values.app, WEB_PROCESS, labelsFor(values, 'service', WEB_PROCESS)),
+      annotationsFor(values, 'service', WEB_PROCESS),
     ),
     spec: {
       type: 'ClusterIP',

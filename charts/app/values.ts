@@ -8,6 +8,8 @@ import { processTypeProblem } from '../../rules/app-names.ts';
 import { cronSchedule } from '../../rules/cron.ts';
 import { hostname } from '../../rules/domains.ts';
 import { dns1123Label } from '../../rules/name-schemas.ts';
+import { objectMetadata } from '../../rules/object-metadata.ts';
+import { placementProfile } from '../../rules/placement.ts';
 import { portMap } from '../../rules/port-maps.ts';
 import { resourceQuantity } from '../../rules/quantities.ts';
 import { appName, namespaceName, objectName, userAnnotations, userLabels } from '../schemas.ts';
@@ -89,6 +91,10 @@ const processValues = z.strictObject({
   healthchecks: healthchecks.optional(),
   /** Time of the last rolling restart (`kubectl.kubernetes.io/restartedAt` on the pod template). */
   restartedAt: z.string().min(1).max(64).optional(),
+  /** Pods rolled at once (charts/app/rollout.ts); absent: Kubernetes' default strategy. */
+  maxParallel: z.int('must be a whole number').min(1, 'must be 1 or more').max(1000).optional(),
+  /** The placement profile's contents: the pods' nodeSelector and tolerations. */
+  placement: placementProfile.optional(),
 });
 
 const processes = z.record(z.string(), processValues).superRefine((record, ctx) => {
@@ -157,6 +163,8 @@ export const appValues = z
     mounts: z.array(mount),
     labels: userLabels,
     annotations: userAnnotations,
+    /** Labels and annotations scoped by process type and resource type (charts/app/user-metadata.ts). */
+    metadata: objectMetadata.optional(),
   })
   .superRefine((values, ctx) => {
     const issue = (path: (string | number)[], message: string) =>

@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { type AppChartValues, storageObjectName } from '../../charts/index.ts';
+import type { PlacementProfile } from '../../rules/placement.ts';
+import { type FieldIssue, InvalidInputError } from '../core/errors.ts';
 import { cronTaskId } from './cron-tasks.ts';
 import { APP_DEFAULTS } from './defaults.ts';
 import { releaseNames } from './releases.ts';
@@ -53,7 +55,7 @@ export function portsOf(spec: AppSpec): string[] {
 /** Values of the app chart; the spec must have an image (the pipeline checks before calling). */
 export function appChartValues(
   spec: AppSpec & { image: string },
-  options: { globalPullSecret?: boolean } = {},
+  options: { globalPullSecret?: boolean; profiles?: Readonly<Record<string, PlacementProfile>> } = {},
 ): AppChartValues {
   return {
     app: spec.app,
@@ -61,7 +63,7 @@ export function appChartValues(
     image: spec.image,
     configDigest: spec.configDigest,
     imagePullSecrets: imagePullSecretsOf(spec, options),
-    processes: structuredClone(spec.processes),
+    processes: processValuesOf(spec, options.profiles ?? {}),
     ports: portsOf(spec),
     domains: [...spec.domains].sort(),
     tls: tlsOf(spec),
@@ -76,5 +78,37 @@ export function appChartValues(
     mounts: spec.mounts.map((m) => ({ ...m, claimName: storageObjectName(m.entry) })),
     labels: { ...(spec.properties.labels ?? {}) },
     annotations: { ...(spec.properties.annotations ?? {}) },
+    ...(spec.metadata ? { metadata: structuredClone(spec.metadata) } : {}),
   };
+}
+
+/**
+ * The processes as the chart takes them: a process's profile name becomes the profile's contents
+ * (its pods' nodeSelector and tolerations). A profile that does not exist is refused before any
+ * write, naming the process and the profile.
+ */
+function processValuesOf(
+  spec: AppSpec,
+  profiles: Readonly<Record<string, PlacementProfile>>,
+): AppChartValues['processes'] {
+  const out: AppChartValues['processes'] = {};
+  const issues: FieldIssue[] = [];
+  for (const [type, process] of Object.entries(spec.processes)) {
+    const { profile, ...rest } = structuredClone(process);
+    if (profile === undefined) {
+      out[type] = rest;
+      continue;
+    }
+    const placement = profiles[profile];
+    if (!placement) {
+      issues.push({
+        path: `processes.${type}.profile`,
+        message: `placement profile "${profile}" does not exist (profiles:list shows them; profiles:set ${profile} … creates it, ps:set ${spec.app} ${type} profile detaches it)`,
+      });
+      continue;
+    }
+    out[type] = { ...rest, placement: structuredClone(placement) };
+  }
+  if (issues.length > 0) throw new InvalidInputError(issues, `app ${spec.app}`);
+  return out;
 }

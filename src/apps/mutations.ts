@@ -36,8 +36,13 @@ export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
   else delete next.source;
   next.processes = processSetOf(spec, payload);
   refuseUnknownTypes(spec.app, next.processes, payload);
-  for (const [type, { replicas }] of Object.entries(payload.formation ?? {}))
-    if (replicas !== undefined) next.processes[type]!.replicas = replicas;
+  for (const [type, { replicas, maxParallel }] of Object.entries(payload.formation ?? {})) {
+    const process = next.processes[type]!;
+    if (replicas !== undefined) process.replicas = replicas;
+    // max_parallel is the file's: an entry without it returns the type to the default rollout.
+    if (maxParallel !== undefined) process.maxParallel = maxParallel;
+    else delete process.maxParallel;
+  }
   if (payload.healthchecks) {
     for (const [type, process] of Object.entries(next.processes)) {
       const probes = payload.healthchecks[type];
@@ -85,6 +90,9 @@ function processSetOf(spec: AppSpec, payload: DeployPayload): Record<string, Pro
       ...(healthchecks ? { healthchecks: structuredClone(healthchecks) } : {}),
       // Kept, so the deploy does not restart the pods a second time through a changed annotation.
       ...(before?.restartedAt ? { restartedAt: before.restartedAt } : {}),
+      // The rollout and placement settings of a type stay with it across Procfile deploys.
+      ...(before?.maxParallel !== undefined ? { maxParallel: before.maxParallel } : {}),
+      ...(before?.profile !== undefined ? { profile: before.profile } : {}),
     };
   }
   return processes;

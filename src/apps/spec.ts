@@ -4,6 +4,8 @@
  * app record's settings in the system namespace; see docs/apps.md for which spec a job builds on.
  */
 import { z } from 'zod';
+import { objectMetadata } from '../../rules/object-metadata.ts';
+import { profileName } from '../../rules/placement.ts';
 import {
   appName,
   cronSchedule,
@@ -31,6 +33,10 @@ const processSpec = z
      * `kubectl.kubernetes.io/restartedAt`, kept so later jobs render the same template.
      */
     restartedAt: z.iso.datetime().optional(),
+    /** app.json `formation.<type>.max_parallel`: pods rolled at once (charts/app/rollout.ts). */
+    maxParallel: z.number().int().min(1).max(1000).optional(),
+    /** `ps:set APP TYPE profile NAME`: the fleet placement profile its pods are placed by. */
+    profile: profileName.optional(),
   })
   .strict();
 
@@ -87,6 +93,8 @@ export const appSpec = z
     stoppedFormation: z.record(processType, nonNegativeInt(1000)).optional(),
     /** Digest of the environment the pods were last rolled with (`config --no-restart` keeps it). */
     configDigest: z.string(),
+    /** `labels:set` / `annotations:set`: scoped by process type and resource type; absent: none. */
+    metadata: objectMetadata.optional(),
   })
   .strict();
 

@@ -33,6 +33,8 @@ export const JOB_TYPES = [
   'registry-login',
   'registry-logout',
   'dry-run',
+  'metadata',
+  'profiles',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

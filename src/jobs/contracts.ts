@@ -8,8 +8,10 @@ import { destroyContract } from './schemas/destroy.ts';
 import { domainsContract } from './schemas/domains.ts';
 import { dryRunContract } from './schemas/dry-run.ts';
 import { logsContract } from './schemas/logs.ts';
+import { metadataContract } from './schemas/metadata.ts';
 import { mountsContract } from './schemas/mounts.ts';
 import { portsContract } from './schemas/ports.ts';
+import { profilesContract } from './schemas/profiles.ts';
 import { propertiesContract } from './schemas/properties.ts';
 import { pruneContract } from './schemas/prune.ts';
 import { psContract } from './schemas/ps.ts';
@@ -58,6 +60,8 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   'registry-login': registryLoginContract as JobContract<never>,
   'registry-logout': registryLogoutContract as JobContract<never>,
   'dry-run': dryRunContract as JobContract<never>,
+  metadata: metadataContract as JobContract<never>,
+  profiles: profilesContract as JobContract<never>,
 };
 
 /** The contract of a job type; callers check `isJobType` first. */

@@ -15,6 +15,7 @@ export const PLANNABLE_TYPES = [
   'mounts',
   'ps',
   'resources',
+  'metadata',
   'destroy',
 ] as const satisfies readonly JobType[];
 

@@ -126,6 +126,21 @@ describe('job contracts', () => {
       global: true,
     },
     'registry-logout': { server: 'ghcr.io', app: 'web' },
+    metadata: {
+      app: 'web',
+      kind: 'label',
+      action: 'set',
+      key: 'example.com/team',
+      value: 'payments',
+      processType: 'web',
+      resourceType: 'pod',
+    },
+    profiles: {
+      action: 'set',
+      name: 'gpu',
+      nodeSelector: { 'example.com/gpu': 'true' },
+      tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
+    },
     'dry-run': {
       type: 'config',
       payload: { app: 'web', set: { A: sealer.seal('1', sealContext.config('web', 'A')) } },

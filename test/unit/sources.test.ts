@@ -80,7 +80,11 @@ describe('app.json', () => {
         },
       }),
     );
-    expect(parts.formation).toEqual({ web: { replicas: 2 }, worker: { replicas: 0 }, clock: {} });
+    expect(parts.formation).toEqual({
+      web: { replicas: 2, maxParallel: 1 },
+      worker: { replicas: 0 },
+      clock: {},
+    });
     expect(parts.cron).toEqual([
       { command: 'rake report', schedule: '@daily', concurrencyPolicy: 'Replace', suspend: false },
       { command: 'rake sweep', schedule: '0 1 * * *', concurrencyPolicy: 'Forbid', suspend: true },
@@ -100,14 +104,44 @@ describe('app.json', () => {
     });
   });
 
+  it('lists the keys it does not act on, as paths, and not the descriptive ones', () => {
+    const parts = parseAppJson(
+      JSON.stringify({
+        name: 'shop',
+        description: 'a shop',
+        env: { A: 'x' },
+        buildpacks: [{ url: 'heroku/ruby' }],
+        scripts: { dokku: { postdeploy: 'bin/notify' }, postdeploy: 'x' },
+        formation: { web: { quantity: 1, autoscaling: { min_quantity: 1 } } },
+      }),
+    );
+    expect(parts.unsupported).toEqual([
+      'buildpacks',
+      'env',
+      'formation.web.autoscaling',
+      'scripts.dokku.postdeploy',
+      'scripts.postdeploy',
+    ]);
+  });
+
+  it('refuses a max_parallel that is not a whole number of at least 1, naming its path', () => {
+    for (const bad of [0, -1, 1.5, '2'])
+      expect(
+        refusal(() => parseAppJson(JSON.stringify({ formation: { web: { max_parallel: bad } } }))),
+      ).toEqual([
+        expect.stringMatching(/^formation\.web\.max_parallel: must be a whole number from 1 to 1000/),
+      ]);
+  });
+
   it('leaves out what the file does not have, so the app keeps it', () => {
-    expect(parseAppJson('{"name":"x"}')).toEqual({ formation: {} });
+    expect(parseAppJson('{"name":"x"}')).toEqual({ formation: {}, unsupported: [] });
     expect(parseAppJson('{"cron":[],"healthchecks":{}}')).toEqual({
       formation: {},
       cron: [],
       healthchecks: {},
+      unsupported: [],
     });
-    expect(parseAppJson('{"formation":null,"cron":null}')).toEqual({ formation: {} });
+    expect(parseAppJson('{"formation":null,"cron":null}')).toEqual({ formation: {}, unsupported: [] });
   });
 
   it('refuses text that is not a JSON object, with the parse error and where it is', () => {

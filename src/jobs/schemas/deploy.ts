@@ -93,7 +93,16 @@ export const deployPayload = z
      * without `replicas`, keep their replicas.
      */
     formation: z
-      .record(processType, z.object({ replicas: nonNegativeInt(1000).optional() }).strict())
+      .record(
+        processType,
+        z
+          .object({
+            replicas: nonNegativeInt(1000).optional(),
+            /** `max_parallel`: pods rolled at once (the Deployment's rolling update); absent clears it. */
+            maxParallel: z.number().int().min(1).max(1000).optional(),
+          })
+          .strict(),
+      )
       .optional(),
     /**
      * app.json `healthchecks`, when the file has that key: the probes of every process type (a type
@@ -132,6 +141,11 @@ export const deployPayload = z
         message: `must name at most ${MAX_DOMAIN_CHANGES} domains`,
       })
       .optional(),
+    /**
+     * app.json keys the deploy does not act on (`env`, `formation.web.autoscaling`…), found by the
+     * producer that read the file: the worker warns about them once, in the deploy's log and result.
+     */
+    appJsonUnsupported: z.array(z.string().min(1).max(256)).max(200).optional(),
   })
   .strict();
 

@@ -25,6 +25,7 @@ import { configContract } from './config.ts';
 import { deployContract } from './deploy.ts';
 import { destroyContract } from './destroy.ts';
 import { domainsContract } from './domains.ts';
+import { metadataContract } from './metadata.ts';
 import { mountsContract } from './mounts.ts';
 import { portsContract } from './ports.ts';
 import { propertiesContract } from './properties.ts';
@@ -43,6 +44,7 @@ const PLANNABLE: Record<PlannableType, { type: JobType }> = {
   mounts: mountsContract,
   ps: psContract,
   resources: resourcesContract,
+  metadata: metadataContract,
   destroy: destroyContract,
 };
 

@@ -5,6 +5,7 @@
  * retried job renders the same template and restarts nothing twice.
  */
 import { z } from 'zod';
+import { profileName } from '../../../rules/placement.ts';
 import { defineContract } from '../contract.ts';
 import { appName, processType } from './common.ts';
 
@@ -20,6 +21,19 @@ export const psPayload = z.discriminatedUnion('action', [
     .strict(),
   z.object({ app: appName, action: z.literal('stop') }).strict(),
   z.object({ app: appName, action: z.literal('start') }).strict(),
+  /**
+   * `ps:set APP TYPE profile [NAME]`: the placement profile of one process type (rules/placement.ts);
+   * `null` detaches it. The profile must exist (checked by the CLI and again by the worker).
+   */
+  z
+    .object({
+      app: appName,
+      action: z.literal('set'),
+      process: processType,
+      key: z.literal('profile', { error: 'the only ps:set key is "profile"' }),
+      value: profileName.nullable(),
+    })
+    .strict(),
 ]);
 
 export type PsPayload = z.infer<typeof psPayload>;
@@ -30,5 +44,8 @@ export const psContract = defineContract<PsPayload>({
   payload: psPayload,
   lane: (p) => ({ kind: 'app', name: p.app }),
   app: (p) => p.app,
-  describe: (p) => `ps:${p.action} ${p.app}${p.action === 'restart' && p.process ? ` ${p.process}` : ''}`,
+  describe: (p) =>
+    p.action === 'set'
+      ? `ps:set ${p.app} ${p.process} ${p.key} ${p.value ?? '(none)'}`
+      : `ps:${p.action} ${p.app}${p.action === 'restart' && p.process ? ` ${p.process}` : ''}`,
 });

@@ -4,10 +4,11 @@
  * `cron` and `healthchecks`. Every message says what is accepted and what was found, because it
  * reaches a person through the CLI (`cron[0].schedule: must have 5 fields …`).
  *
- * Unknown keys: at the top level they are ignored, as Dokku ignores them (an app.json also holds
- * `name`, `env`, `scripts`, `buildpacks`…, which longshore does not use). Inside a formation,
+ * Unknown keys: at the top level they are accepted, as Dokku accepts them (an app.json also holds
+ * `name`, `env`, `scripts`, `buildpacks`…), and the deploy reports the ones that matter by name
+ * (unsupportedAppJsonKeys in app-json.ts). Inside a formation,
  * cron or healthcheck entry, keys Dokku documents but longshore does not implement are either
- * ignored (when they change nothing about what runs: `name`, `description`, `max_parallel`…) or
+ * accepted (`name`, `description`; `autoscaling` and `service`, reported like the above) or
  * refused with the reason (when ignoring them would run something other than what was asked:
  * `uptime`, `httpHeaders`…); any other key is refused as unknown, since it is most likely a typo
  * (`quantitiy`) that Dokku would silently drop.
@@ -83,12 +84,18 @@ function byProcessType<T extends z.ZodType>(what: string, value: T) {
 
 export const FORMATION_QUANTITY_MAX = 1000;
 
+export const MAX_PARALLEL_MAX = 1000;
+
 const formationEntry = entry(
   'a formation entry',
-  { quantity: wholeNumber(0, FORMATION_QUANTITY_MAX).optional() },
-  // Dokku's rollout and autoscaling settings: Kubernetes' Deployment strategy decides the former,
-  // and longshore runs the formation's fixed quantity.
-  ['max_parallel', 'autoscaling', 'service'],
+  {
+    quantity: wholeNumber(0, FORMATION_QUANTITY_MAX).optional(),
+    /** Pods rolled at once: the Deployment's rolling update (charts/app/rollout.ts). */
+    max_parallel: wholeNumber(1, MAX_PARALLEL_MAX).optional(),
+  },
+  // Dokku's autoscaling and service settings: not acted on, and reported as such with every
+  // deploy (unsupportedAppJsonKeys in app-json.ts); longshore runs the formation's fixed quantity.
+  ['autoscaling', 'service'],
 );
 
 const CONCURRENCY = ['allow', 'forbid', 'replace'] as const;

@@ -22,6 +22,62 @@ export interface AppJsonParts {
   healthchecks?: Record<string, Probes>;
   /** Absent when app.json has no `cron` (the app keeps its tasks); `[]` removes them all. */
   cron?: NonNullable<DeployPayload['cron']>;
+  /** Keys present in the file that longshore does not act on, as JSON paths (unsupportedAppJsonKeys). */
+  unsupported: string[];
+}
+
+/** The keys longshore reads (docs/apps.md, "app.json keys"). */
+export const SUPPORTED_APP_JSON_KEYS = ['formation', 'cron', 'healthchecks'] as const;
+
+/**
+ * Descriptive keys: they say what the app is and change nothing about what runs, so leaving them
+ * out of the deploy is not a loss worth a warning (Heroku's app.json schema: name, description…).
+ */
+const DESCRIPTIVE_KEYS = ['name', 'description', 'keywords', 'website', 'repository', 'logo', 'success_url'];
+
+/**
+ * Paths below an otherwise unsupported top-level key that a deploy does act on (none yet; e.g.
+ * `scripts.dokku.predeploy` once a release phase reads it): never reported.
+ */
+const SUPPORTED_PATHS: string[] = [];
+
+/** Formation keys Dokku documents that longshore does not act on. */
+const UNSUPPORTED_FORMATION_KEYS = ['autoscaling', 'service'];
+
+/**
+ * Every key of the document that longshore does not act on, as a JSON path, sorted: top-level
+ * keys (`env`, `buildpacks`…; `scripts` by its leaves, `scripts.dokku.postdeploy`), and the
+ * formation settings it skips (`formation.web.autoscaling`). The deploy reports them once, as a
+ * warning, instead of dropping them silently.
+ */
+export function unsupportedAppJsonKeys(doc: unknown): string[] {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return [];
+  const out: string[] = [];
+  for (const [key, value] of Object.entries(doc)) {
+    if ((SUPPORTED_APP_JSON_KEYS as readonly string[]).includes(key)) continue;
+    if (DESCRIPTIVE_KEYS.includes(key)) continue;
+    out.push(
+      ...leafPaths([key], value, key === 'scripts' ? 2 : 0).filter((p) => !SUPPORTED_PATHS.includes(p)),
+    );
+  }
+  const formation = (doc as { formation?: unknown }).formation;
+  if (typeof formation === 'object' && formation !== null) {
+    for (const [type, entry] of Object.entries(formation)) {
+      if (typeof entry !== 'object' || entry === null) continue;
+      for (const key of UNSUPPORTED_FORMATION_KEYS)
+        if (Object.hasOwn(entry, key)) out.push(jsonPath(['formation', type, key]));
+    }
+  }
+  return [...new Set(out)].sort();
+}
+
+/** `path` itself, or (up to `depth` levels down an object) the paths of its members. */
+function leafPaths(path: string[], value: unknown, depth: number): string[] {
+  if (depth === 0 || typeof value !== 'object' || value === null || Array.isArray(value))
+    return [jsonPath(path)];
+  const keys = Object.keys(value);
+  if (keys.length === 0) return [jsonPath(path)];
+  return keys.flatMap((k) => leafPaths([...path, k], (value as Record<string, unknown>)[k], depth - 1));
 }
 
 /** `formation.web.quantity`, `cron[0].schedule`: the path as a person would write it in the file. */
@@ -82,9 +138,12 @@ export function parseAppJson(text: string, source = 'app.json'): AppJsonParts {
 
   const formation: AppJsonParts['formation'] = {};
   for (const [type, entry] of Object.entries(doc.formation ?? {}))
-    formation[type] = entry.quantity !== undefined ? { replicas: entry.quantity } : {};
+    formation[type] = {
+      ...(entry.quantity !== undefined ? { replicas: entry.quantity } : {}),
+      ...(entry.max_parallel !== undefined ? { maxParallel: entry.max_parallel } : {}),
+    };
 
-  const parts: AppJsonParts = { formation };
+  const parts: AppJsonParts = { formation, unsupported: unsupportedAppJsonKeys(raw) };
   if (doc.healthchecks) {
     parts.healthchecks = {};
     for (const [type, checks] of Object.entries(doc.healthchecks)) {

@@ -21,10 +21,12 @@
 import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts';
 import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
+import { profilesOf } from '../../apps/placement-mutations.ts';
 import { normalizeRegistryServer, registryHostOf } from '../../apps/registry-host.ts';
 import { releaseNames } from '../../apps/releases.ts';
 import { RECORDED_KEY, withRecord } from '../../apps/revision-record.ts';
 import type { AppSpec } from '../../apps/spec.ts';
+import { readProfiles } from '../../jobs/placement-profiles.ts';
 import type { LiveValues, ReleasePlan } from '../../releases/index.ts';
 import { validSpec } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
@@ -102,11 +104,13 @@ export async function runAppPipeline(
   );
   // Before the first deploy there is no image and no app release, but the accepted changes are
   // still rendered (with a stand-in image) so a spec that could never deploy is refused now.
+  // The fleet placement profiles the processes use (a Redis read): their contents are rendered.
+  const profiles = await readProfiles(ctx.services.redis, profilesOf(spec));
   const rendered = renderChart(
     appChart,
     appChartValues(
       { ...spec, image: spec.image ?? VALIDATION_IMAGE },
-      { globalPullSecret: usesGlobal(pullSecret) },
+      { globalPullSecret: usesGlobal(pullSecret), profiles },
     ),
     `app ${app}`,
   );

@@ -27,6 +27,11 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   // values are lost: config-{app} is left as it is, and so is the digest of what it holds.)
   const configDigest = state.configLost ? state.spec.configDigest : envDigest(state.env);
   const spec = { ...applyDeploy(state.spec, ctx.payload), configDigest };
+  // Once per deploy, by its first attempt (a retry's log follows the first's in the same job);
+  // the result carries it whichever attempt ends the job.
+  const unsupported = ctx.payload.appJsonUnsupported ?? [];
+  if (unsupported.length > 0 && ctx.job.attemptNumber === 1)
+    await ctx.warn(unsupportedAppJsonMessage(unsupported));
   const registryPassword = registry
     ? ctx.services.sealer.open(registry.password, sealContext.registryPassword(app))
     : registry; // null forgets the credentials, undefined keeps them
@@ -49,8 +54,17 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   }
   await recordTypes(ctx, spec);
   // The status projection shows the image this deploy rolled out (the runner reads no payloads).
-  return { ...result, image: ctx.payload.image };
+  return {
+    ...result,
+    image: ctx.payload.image,
+    ...(unsupported.length > 0 ? { warnings: [unsupportedAppJsonMessage(unsupported)] } : {}),
+  };
 };
+
+/** The warning about app.json keys the deploy ignored (docs/apps.md lists the supported ones). */
+export function unsupportedAppJsonMessage(keys: readonly string[]): string {
+  return `app.json: not supported by longshore, ignored: ${keys.join(', ')} (docs/apps.md lists the supported keys)`;
+}
 
 /** The payload's `env` record as the set/unset change `config` makes (`null` unsets). */
 function envChangeOf(payload: DeployPayload): EnvChange | undefined {

@@ -182,6 +182,7 @@ export async function deployPayloadFrom(
     if (Object.keys(parts.formation).length > 0) payload.formation = parts.formation;
     if (parts.healthchecks) payload.healthchecks = parts.healthchecks;
     if (parts.cron) payload.cron = parts.cron;
+    if (parts.unsupported.length > 0) payload.appJsonUnsupported = parts.unsupported;
   }
   const env = await envChangeFrom(app, options);
   if (env) payload.env = env;

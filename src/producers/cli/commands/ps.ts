@@ -1,11 +1,54 @@
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
 import { settledProcessTypes, unknownScaleTypes } from '../../../jobs/app-processes.ts';
+import { readProfiles } from '../../../jobs/placement-profiles.ts';
 import { DRY_RUN_OPTION, submitAppJob } from '../dry-run.ts';
 import { action, type CommonOptions, parseAssignments } from '../runtime.ts';
 import { withSubmitOptions } from './common.ts';
 
 export function registerPs(program: Command): void {
+  withSubmitOptions(
+    program
+      .command('ps:set')
+      .description(
+        'Set a process type setting: `profile NAME` places its pods by a fleet placement profile (no NAME detaches it)',
+      )
+      .argument('<app>', 'app name')
+      .argument('<type>', 'process type')
+      .argument('<key>', 'setting: profile')
+      .argument('[value]', 'the profile name; absent detaches the profile')
+      .option(...DRY_RUN_OPTION),
+  ).action(
+    action(
+      async (app: string, type: string, key: string, value: string | undefined, options: CommonOptions) => {
+        if (key !== 'profile')
+          throw new InvalidInputError([
+            { path: 'KEY', message: `unknown ps:set key "${key}" (known: profile)` },
+          ]);
+        const payload = { app, action: 'set', process: type, key, value: value ?? null };
+        return submitAppJob('ps', payload, options, async (redis) => {
+          const known = await settledProcessTypes(redis, app);
+          const issues = known ? unknownScaleTypes(app, [type], known) : [];
+          if (issues.length > 0)
+            throw new InvalidInputError(
+              issues.map((i) => ({ ...i, path: 'TYPE' })),
+              'ps:set',
+            );
+          if (value !== undefined && !(await readProfiles(redis, [value]))[value])
+            throw new InvalidInputError(
+              [
+                {
+                  path: 'NAME',
+                  message: `placement profile "${value}" does not exist (profiles:list shows them)`,
+                },
+              ],
+              'ps:set',
+            );
+        });
+      },
+    ),
+  );
+
   withSubmitOptions(
     program
       .command('ps:scale')

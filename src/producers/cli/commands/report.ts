@@ -95,8 +95,25 @@ export function reportLines(app: string, r: Report, style: Style, now: number = 
           ? `limits cpu=${res.cpuLimit ?? '-'} memory=${res.memoryLimit ?? '-'}`
           : '',
         p.restartedAt ? `restarted ${formatTime(p.restartedAt, now)}` : '',
+        p.maxParallel !== undefined ? `max_parallel ${p.maxParallel}` : '',
+        p.profile ? `profile ${p.profile}` : '',
       ].filter(Boolean);
       if (parts.length > 0) rows.push(row(`  ${type}`, parts.join('; ')));
+    }
+    for (const field of ['labels', 'annotations'] as const) {
+      const entries = s.metadata?.[field] ?? [];
+      if (entries.length === 0) continue;
+      rows.push(
+        row(
+          field,
+          entries
+            .map(
+              (e) =>
+                `${e.key}=${e.value}${e.processType ? ` (${e.processType}` : ''}${e.resourceType ? `${e.processType ? ', ' : ' ('}${e.resourceType}` : ''}${e.processType || e.resourceType ? ')' : ''}`,
+            )
+            .join(' '),
+        ),
+      );
     }
     rows.push(row('domains', s.domains.join(' ') || '-'));
     rows.push(row('ports', s.ports.join(' ') || '- (default http:80:5000 for web)'));
