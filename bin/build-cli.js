@@ -16,9 +16,20 @@ export { CURRENT, freshBuild, OUT, ROOT } from './cli-build-state.js';
 /**
  * Loaded from node_modules rather than bundled: pino starts its transports (pino-pretty) as worker
  * threads by file name, protobufjs requires optional modules at run time, and client-node is big
- * (15 MB) and only the worker, kube-sim and the dev stack load it.
+ * (15 MB) and only the worker, kube-sim and the dev stack load it. fastify, its plugins and Bull
+ * Board (`serve` only) find their files (Bull Board's UI, fastify's schemas) beside their own
+ * modules.
  */
-const EXTERNAL = ['pino', 'pino-pretty', 'thread-stream', 'protobufjs', '@kubernetes/client-node'];
+const EXTERNAL = [
+  'pino',
+  'pino-pretty',
+  'thread-stream',
+  'protobufjs',
+  '@kubernetes/client-node',
+  'fastify',
+  '@fastify/*',
+  '@bull-board/*',
+];
 
 /**
  * zod's messages in English only: its locale index pulls in every other language (340 kB of the

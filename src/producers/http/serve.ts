@@ -15,6 +15,7 @@ import { JobClient } from '../../jobs/client.ts';
 import { Sealer } from '../../jobs/sealing.ts';
 import { buildApiServer } from './server.ts';
 import { parseTokens } from './tokens.ts';
+import { SessionKeys } from './ui/session.ts';
 import { parseWebhookSettings } from './webhook-settings.ts';
 
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
@@ -48,6 +49,7 @@ export async function runServe(options: { host: string; port: number }): Promise
     tokens,
     rateLimit: { max: perMinute, windowMs: 60_000 },
     webhooks,
+    sessionKeys: SessionKeys.fromSecret(config.secret),
     sealer: () => {
       if (!sealer)
         throw new ConfigError(

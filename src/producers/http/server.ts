@@ -25,6 +25,8 @@ import { outcomeEvent, showJob, waitForJob } from '../ops/jobs-ops.ts';
 import { APP_JOB_SEGMENTS, type AppJobSegment, payloadFromBody } from './app-jobs.ts';
 import { registerApiMetrics } from './metrics.ts';
 import { type ApiToken, allows, type TokenScope, verifyToken } from './tokens.ts';
+import { registerUi } from './ui/routes.ts';
+import type { SessionKeys } from './ui/session.ts';
 import type { WebhookSettings } from './webhook-settings.ts';
 import { registerWebhooks } from './webhooks.ts';
 
@@ -38,6 +40,8 @@ export interface ApiServerOptions {
   rateLimit: { max: number; windowMs: number };
   /** Push webhooks: the secret deliveries are signed with and which pushes deploy which app. */
   webhooks?: WebhookSettings;
+  /** The dashboard's session signing key (ui/session.ts). */
+  sessionKeys: SessionKeys;
   /** How often the job events stream polls the job (ms). */
   pollMs?: number;
 }
@@ -224,6 +228,12 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     }
   });
 
+  await registerUi(server, {
+    redis: options.redis,
+    client: options.client,
+    tokens: options.tokens,
+    keys: options.sessionKeys,
+  });
   registerWebhooks(server, {
     redis: options.redis,
     client: options.client,
