@@ -8,7 +8,7 @@ import { type AppChartValues, storageObjectName } from '../../charts/index.ts';
 import { cronTaskId } from './cron-tasks.ts';
 import { APP_DEFAULTS } from './defaults.ts';
 import { releaseNames } from './releases.ts';
-import type { AppSpec } from './spec.ts';
+import { type AppSpec, RELEASE_PROCESS } from './spec.ts';
 
 export function namespaceOf(spec: AppSpec): string {
   return spec.properties.namespace ?? APP_DEFAULTS.namespace;
@@ -61,7 +61,10 @@ export function appChartValues(
     image: spec.image,
     configDigest: spec.configDigest,
     imagePullSecrets: imagePullSecretsOf(spec, options),
-    processes: structuredClone(spec.processes),
+    // The release task runs as a Job before the rollout (release-task.ts), never as a Deployment.
+    processes: Object.fromEntries(
+      Object.entries(structuredClone(spec.processes)).filter(([type]) => type !== RELEASE_PROCESS),
+    ),
     ports: portsOf(spec),
     domains: [...spec.domains].sort(),
     tls: tlsOf(spec),

@@ -39,6 +39,8 @@ import { contentDigest, objectDigest } from './canonical.ts';
 import { waitUntilDeleted } from './deletion-wait.ts';
 import { findDrift } from './drift.ts';
 import {
+  BeforeApplyFailedError,
+  BeforeApplyFailure,
   ReleaseChangedError,
   ReleaseFailedError,
   ReleaseInterruptedError,
@@ -150,6 +152,8 @@ interface DeployParams {
   onlyOver?: number | null;
   /** The conditions its check found for each write (set by deploy, from onlyOver). */
   conditions?: ReadonlyMap<string, WriteCondition>;
+  /** UpgradeInput.beforeApply. */
+  beforeApply?: (revision: number) => Promise<void>;
 }
 
 export class ReleaseEngine {
@@ -208,6 +212,7 @@ export class ReleaseEngine {
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.onInterrupt ? { onInterrupt: input.onInterrupt } : {}),
       ...(input.onlyOver !== undefined ? { onlyOver: input.onlyOver } : {}),
+      ...(input.beforeApply ? { beforeApply: input.beforeApply } : {}),
     };
     return this.deploy(params);
   }
@@ -653,6 +658,7 @@ export class ReleaseEngine {
     recovered?: Recovered,
   ): Promise<UpgradeResult> {
     try {
+      if (p.beforeApply) await this.beforeApply(p, info.revision);
       const work = await planWork(
         this.parts,
         p.desired,
@@ -688,12 +694,25 @@ export class ReleaseEngine {
       if (err instanceof ReleaseFailedError) {
         p.emit('failed', `revision ${info.revision} failed: ${err.reason}`, { revision: info.revision });
         await this.store.setStatus(p.release, info.revision, 'failed', err.reason);
-        if (p.rollbackOnFailure) await this.rollbackAfterFailure(err, p);
+        // Nothing was applied before the first write: the deployed revision is live as it was.
+        if (p.rollbackOnFailure && !(err instanceof BeforeApplyFailedError))
+          await this.rollbackAfterFailure(err, p);
         throw err;
       }
       const decision = p.onInterrupt?.(err) ?? 'retry';
       if (decision === 'retry') throw err;
       throw await this.abandonRevision(p, info, err, decision);
+    }
+  }
+
+  /** The caller's step before the first write; its own failure becomes the revision's. */
+  private async beforeApply(p: DeployParams, revision: number): Promise<void> {
+    try {
+      await p.beforeApply?.(revision);
+    } catch (err) {
+      if (err instanceof BeforeApplyFailure)
+        throw new BeforeApplyFailedError(p.release, revision, err.message, { cause: err });
+      throw err;
     }
   }
 

@@ -22,6 +22,8 @@ export interface AppJsonParts {
   healthchecks?: Record<string, Probes>;
   /** Absent when app.json has no `cron` (the app keeps its tasks); `[]` removes them all. */
   cron?: NonNullable<DeployPayload['cron']>;
+  /** `scripts.dokku.predeploy`, the release task; absent when app.json has none. */
+  predeploy?: string;
 }
 
 /** `formation.web.quantity`, `cron[0].schedule`: the path as a person would write it in the file. */
@@ -85,6 +87,8 @@ export function parseAppJson(text: string, source = 'app.json'): AppJsonParts {
     formation[type] = entry.quantity !== undefined ? { replicas: entry.quantity } : {};
 
   const parts: AppJsonParts = { formation };
+  const predeploy = doc.scripts?.dokku?.predeploy;
+  if (predeploy !== undefined) parts.predeploy = predeploy;
   if (doc.healthchecks) {
     parts.healthchecks = {};
     for (const [type, checks] of Object.entries(doc.healthchecks)) {

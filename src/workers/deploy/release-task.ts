@@ -1,0 +1,201 @@
+/**
+ * The release phase of a deploy (docs/apps.md, "The release phase"): the app's release task
+ * (Procfile `release`, app.json `scripts.dokku.predeploy`) as the Job `{app}-release-{revision}`
+ * (charts/app/release-job.ts) from the revision being deployed — its image, `config-{app}`, pull
+ * secrets and mounts — run by the engine's `beforeApply` step: after the revision exists and
+ * before its first write, so nothing of the new version rolls out before the task succeeded.
+ *
+ * The task's output is relayed line by line into the deploy's own stream (`ctx.log`, what
+ * `--wait` prints) through the run relay and its cursor (src/workers/run/follow-job.ts); a
+ * resumed attempt goes on where the cursor is (the cursor is written after its lines, so a crash
+ * in between repeats a line rather than losing it).
+ *
+ * Outcome, recorded in the job's hash (`lsReleaseEnd`: the Job's name, its revision, the exit):
+ * - exit 0: the engine goes on with the rollout. A retry or resume of the job that reaches the same
+ *   revision (the engine continues this holder's pending revision) finds the record — or, if its
+ *   write was lost, the finished Job itself — and does not run the task again;
+ * - a non-zero exit, an image that cannot be pulled, a configuration that cannot be resolved, or
+ *   the `release-timeout` passing: `BeforeApplyFailure` with the task's last lines. The engine
+ *   marks the revision failed, applies nothing (the previous ReplicaSet keeps serving) and the job
+ *   fails. The next deploy makes a new revision, whose task runs again.
+ */
+import type { AppChartValues } from '../../../charts/index.ts';
+import { RELEASE_CONTAINER, releaseJob, releaseJobName } from '../../../charts/index.ts';
+import { PermanentError } from '../../core/errors.ts';
+import { BeforeApplyFailure } from '../../releases/index.ts';
+import type { Cluster } from '../cluster.ts';
+import type { HandlerContext, HandlerResult } from '../handler.ts';
+import { type FollowedJob, JobFailedError, relayUntilExit } from '../run/follow-job.ts';
+import { RunJobApi } from '../run/job-api.ts';
+import { splitTimestamp } from '../run/log-cursor.ts';
+import { RunRelay, readPodLog } from '../run/relay.ts';
+import { RELEASE_TASK_FIELDS, RunRecord } from '../run/run-record.ts';
+
+/** A finished release Job stays a day for `kubectl logs`, then the TTL controller deletes it. */
+export const RELEASE_JOB_TTL_SECONDS = 86_400;
+/** Lines of the task's output quoted in a failure. */
+export const FAILURE_TAIL_LINES = 10;
+/** Past the Job's own deadline, how long the worker waits for the Job controller to say so. */
+const DEADLINE_GRACE_MS = 30_000;
+
+export interface ReleaseTask {
+  /** The app chart's values of the revision being deployed. */
+  values: AppChartValues;
+  command: string;
+  timeoutSeconds: number;
+  /** `{app}` once the app release created its ServiceAccount, else `default`. */
+  serviceAccountName: string;
+  /** Called first: what the job printed before reaches its stream before the task's lines. */
+  beforeOutput?: () => Promise<void>;
+}
+
+/** The end recorded for one release Job. */
+interface TaskEnd extends HandlerResult {
+  jobName: string;
+  revision: number;
+  exitCode?: number;
+  failure?: string;
+}
+
+/** `beforeApply` for the app release: runs the task of `revision`, once. */
+export function releaseTaskStep(
+  ctx: HandlerContext<unknown>,
+  cluster: Cluster,
+  task: ReleaseTask,
+): (revision: number) => Promise<void> {
+  return async (revision) => {
+    await task.beforeOutput?.();
+    const app = task.values.app;
+    const namespace = task.values.namespace;
+    const name = releaseJobName(app, revision);
+    const label = `release task ${name}`;
+    await ctx.step(`Running the release task (${name}): ${task.command}`);
+    const record = new RunRecord(ctx.services.redis, ctx.job.id, RELEASE_TASK_FIELDS);
+    const saved = await record.read();
+    const end = saved.end as TaskEnd | undefined;
+    if (end?.jobName === name) {
+      if (end.exitCode === 0) {
+        await ctx.log(`${label}: succeeded earlier (revision ${revision}); not run again`);
+        return;
+      }
+      throw new BeforeApplyFailure(end.failure ?? `${label} failed`);
+    }
+    // The uid is recorded as `{name} {uid}`: a record of another revision's Job is not this one's.
+    const [savedName, savedUid] = (saved.uid ?? '').split(' ');
+    const mine = savedName === name ? savedUid : undefined;
+    const api = new RunJobApi(
+      cluster.kube.batch,
+      cluster.kube.core,
+      { namespace, name, jobId: ctx.job.id },
+      ctx.signal,
+    );
+    let job: Awaited<ReturnType<RunJobApi['read']>>;
+    try {
+      job = await api.read();
+    } catch (err) {
+      if (err instanceof PermanentError)
+        throw new BeforeApplyFailure(
+          `${label}: ${err.message}; delete it (kubectl delete job ${name} -n ${namespace}) and deploy again`,
+        );
+      throw err;
+    }
+    if (!job) {
+      if (mine)
+        throw new BeforeApplyFailure(
+          `${label}: its Job is gone (deleted by hand) after it started; the task is not run twice in one revision: deploy again`,
+        );
+      job = await api.create(
+        releaseJob(task.values, {
+          revision,
+          command: task.command,
+          jobId: ctx.job.id,
+          activeDeadlineSeconds: task.timeoutSeconds,
+          ttlSecondsAfterFinished: RELEASE_JOB_TTL_SECONDS,
+          serviceAccountName: task.serviceAccountName,
+        }),
+      );
+      await ctx.log(`Job ${namespace}/${name} created (image ${task.values.image})`);
+    }
+    const uid = job.metadata?.uid;
+    if (!uid) throw new PermanentError(`Job ${namespace}/${name} has no uid`);
+    if (mine !== uid) await record.created(`${name} ${uid}`);
+
+    const run: FollowedJob = { api, record, name, namespace, uid, container: RELEASE_CONTAINER, label };
+    const relay = new RunRelay(async (texts, cursor) => {
+      for (const text of texts) await ctx.log(text);
+      await record.saveCursor(cursor);
+    });
+    const fail = async (failure: string): Promise<never> => {
+      await record.saveEnd({ jobName: name, revision, failure } satisfies TaskEnd);
+      throw new BeforeApplyFailure(failure);
+    };
+
+    // The Job's own deadline ends the task; this one only ends a wait the controller never ends.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    if (ctx.signal.aborted) stop.abort();
+    let timedOut = false;
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        stop.abort();
+      },
+      task.timeoutSeconds * 1000 + DEADLINE_GRACE_MS,
+    );
+    let exited: Awaited<ReturnType<typeof relayUntilExit>>;
+    try {
+      exited = await relayUntilExit(ctx, run, relay, saved.cursor, stop.signal);
+    } catch (err) {
+      if (!(err instanceof JobFailedError)) throw err;
+      const why =
+        err.reason === 'DeadlineExceeded'
+          ? `${err.message} (release-timeout ${task.timeoutSeconds} s)`
+          : err.message;
+      return await fail(`${why}${await lastLines(ctx, cluster, run)}`);
+    } finally {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+    if (!exited) {
+      if (!timedOut)
+        throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new PermanentError('aborted');
+      const tail = await lastLines(ctx, cluster, run);
+      await api.delete();
+      return await fail(
+        `${label}: still running past its release-timeout of ${task.timeoutSeconds} s (the Job was deleted)${tail}`,
+      );
+    }
+    if (exited.exitCode !== 0)
+      return await fail(`${label} exited ${exited.exitCode}${await lastLines(ctx, cluster, run)}`);
+    await record.saveEnd({ jobName: name, revision, exitCode: 0 } satisfies TaskEnd);
+    await ctx.log(`${label}: succeeded`);
+  };
+}
+
+/** `; its last lines: a | b`: the end of the task's output, read from its pod (any attempt printed it). */
+async function lastLines(ctx: HandlerContext<unknown>, cluster: Cluster, run: FollowedJob): Promise<string> {
+  try {
+    const pods = await run.api.pods(run.uid);
+    const pod = pods.at(-1)?.metadata?.name;
+    if (!pod) return '';
+    const lines: string[] = [];
+    await readPodLog({
+      kc: cluster.kube.kc,
+      namespace: run.namespace,
+      pod,
+      container: run.container,
+      follow: false,
+      tailLines: FAILURE_TAIL_LINES,
+      onLines: (read) => {
+        for (const line of read) lines.push(splitTimestamp(line).text);
+      },
+      signal: ctx.signal,
+    });
+    const tail = lines.slice(-FAILURE_TAIL_LINES).map((l) => (l.length > 200 ? `${l.slice(0, 200)}…` : l));
+    return tail.length > 0 ? `; its last lines: ${tail.join(' | ')}` : '';
+  } catch {
+    // The failure is reported with or without them (the pod may be gone, its log unreadable).
+    return '';
+  }
+}
