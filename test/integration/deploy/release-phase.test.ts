@@ -75,7 +75,8 @@ async function replicaSetsOf(app: string): Promise<string[]> {
 
 /** Job creates the simulator served (a create's path names no object: all of them, counted). */
 function jobCreates(): number {
-  return fleet.sim.requests.entries().filter((r) => r.verb === 'create' && r.resource === 'batch/jobs').length;
+  return fleet.sim.requests.entries().filter((r) => r.verb === 'create' && r.resource === 'batch/jobs')
+    .length;
 }
 
 describe('the release phase', () => {
