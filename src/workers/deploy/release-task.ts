@@ -121,10 +121,16 @@ export function releaseTaskStep(
     if (mine !== uid) await record.created(`${name} ${uid}`);
 
     const run: FollowedJob = { api, record, name, namespace, uid, container: RELEASE_CONTAINER, label };
+    // The lines this attempt relayed: the failure quotes them when the pod's log is gone with it
+    // (past its deadline, the Job controller deletes the pod).
+    const relayed: string[] = [];
     const relay = new RunRelay(async (texts, cursor) => {
       for (const text of texts) await ctx.log(text);
+      relayed.push(...texts);
+      relayed.splice(0, Math.max(0, relayed.length - FAILURE_TAIL_LINES));
       await record.saveCursor(cursor);
     });
+    const tail = async () => (await lastLines(ctx, cluster, run)) || quoted(relayed);
     const fail = async (failure: string): Promise<never> => {
       await record.saveEnd({ jobName: name, revision, failure } satisfies TaskEnd);
       throw new BeforeApplyFailure(failure);
@@ -152,7 +158,7 @@ export function releaseTaskStep(
         err.reason === 'DeadlineExceeded'
           ? `${err.message} (release-timeout ${task.timeoutSeconds} s)`
           : err.message;
-      return await fail(`${why}${await lastLines(ctx, cluster, run)}`);
+      return await fail(`${why}${await tail()}`);
     } finally {
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
@@ -166,14 +172,19 @@ export function releaseTaskStep(
         `${label}: still running past its release-timeout of ${task.timeoutSeconds} s (the Job was deleted)${tail}`,
       );
     }
-    if (exited.exitCode !== 0)
-      return await fail(`${label} exited ${exited.exitCode}${await lastLines(ctx, cluster, run)}`);
+    if (exited.exitCode !== 0) return await fail(`${label} exited ${exited.exitCode}${await tail()}`);
     await record.saveEnd({ jobName: name, revision, exitCode: 0 } satisfies TaskEnd);
     await ctx.log(`${label}: succeeded`);
   };
 }
 
-/** `; its last lines: a | b`: the end of the task's output, read from its pod (any attempt printed it). */
+/** `; its last lines: a | b` (each line at most 200 characters), or '' for none. */
+function quoted(lines: readonly string[]): string {
+  const tail = lines.slice(-FAILURE_TAIL_LINES).map((l) => (l.length > 200 ? `${l.slice(0, 200)}…` : l));
+  return tail.length > 0 ? `; its last lines: ${tail.join(' | ')}` : '';
+}
+
+/** The end of the task's output read from its pod (what every attempt relayed), quoted. */
 async function lastLines(ctx: HandlerContext<unknown>, cluster: Cluster, run: FollowedJob): Promise<string> {
   try {
     const pods = await run.api.pods(run.uid);
@@ -192,8 +203,7 @@ async function lastLines(ctx: HandlerContext<unknown>, cluster: Cluster, run: Fo
       },
       signal: ctx.signal,
     });
-    const tail = lines.slice(-FAILURE_TAIL_LINES).map((l) => (l.length > 200 ? `${l.slice(0, 200)}…` : l));
-    return tail.length > 0 ? `; its last lines: ${tail.join(' | ')}` : '';
+    return quoted(lines);
   } catch {
     // The failure is reported with or without them (the pod may be gone, its log unreadable).
     return '';

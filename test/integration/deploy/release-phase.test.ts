@@ -191,4 +191,78 @@ describe('the release phase', () => {
     });
     expect(taskPods.items).toHaveLength(1);
   });
+
+  it('an image the task cannot pull, or a task past its release-timeout, fails the deploy before any rollout', async () => {
+    const ok = await deploy('pully', 'registry.example.com/pully:1', "sh -c 'echo fine'");
+    expect(ok.code, ok.stderr).toBe(0);
+    const replicaSets = await replicaSetsOf('pully');
+
+    fleet.sim.settings.unpullableImages.push('registry.example.com/pully:2');
+    const unpullable = await deploy('pully', 'registry.example.com/pully:2', "sh -c 'echo never'");
+    expect(unpullable.code).not.toBe(0);
+    expect(`${unpullable.stdout}\n${unpullable.stderr}`).toMatch(
+      /release task pully-release-2: ErrImagePull: .*\(the Job was deleted\)/,
+    );
+    // The Job whose pod would wait for its image until the deadline is gone; nothing rolled out.
+    await until(
+      async () => ((await job('pully', 2)) === undefined ? true : undefined),
+      'the unpullable Job to go',
+    );
+    expect(await replicaSetsOf('pully')).toEqual(replicaSets);
+
+    await fleet.ok(['properties:set', 'pully', 'release-timeout', '2', '--wait']);
+    const slow = await deploy('pully', 'registry.example.com/pully:3', "sh -c 'echo started; sleep 60'");
+    expect(slow.code).not.toBe(0);
+    expect(`${slow.stdout}\n${slow.stderr}`).toMatch(
+      /release task pully-release-\d+: DeadlineExceeded: .*\(release-timeout 2 s\); its last lines: started/,
+    );
+    expect(await replicaSetsOf('pully')).toEqual(replicaSets);
+    const web = await fleet.apps.readNamespacedDeployment({ name: 'pully-web', namespace: 'default' });
+    expect(web.spec!.template.spec!.containers[0]!.image).toBe('registry.example.com/pully:1');
+  });
+
+  it('refuses an empty release command, two release tasks and a bad release-timeout before anything is enqueued (exit 2)', async () => {
+    const empty = await fleet.cli([
+      'deploy',
+      'bad',
+      '--image',
+      'registry.example.com/bad:1',
+      '--procfile',
+      fleet.file('empty.Procfile', 'web: bin/web\nrelease:   \n'),
+    ]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/empty\.Procfile.*line 2.*"release" has no command/s);
+
+    const emptyPredeploy = await fleet.cli([
+      'deploy',
+      'bad',
+      '--image',
+      'registry.example.com/bad:1',
+      '--app-json',
+      fleet.file('empty.app.json', JSON.stringify({ scripts: { dokku: { predeploy: '  ' } } })),
+    ]);
+    expect(emptyPredeploy.code).toBe(2);
+    expect(emptyPredeploy.stderr).toMatch(/empty\.app\.json.*scripts\.dokku\.predeploy: must not be empty/s);
+
+    const both = await fleet.cli([
+      'deploy',
+      'bad',
+      '--image',
+      'registry.example.com/bad:1',
+      '--procfile',
+      fleet.file('both.Procfile', 'web: bin/web\nrelease: bin/migrate\n'),
+      '--app-json',
+      fleet.file('both.app.json', JSON.stringify({ scripts: { dokku: { predeploy: 'bin/prepare' } } })),
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(
+      /both\.app\.json.*scripts\.dokku\.predeploy: declares a release task, and so does the "release" line of .*both\.Procfile/s,
+    );
+
+    const timeout = await fleet.cli(['properties:set', 'bad', 'release-timeout', '0']);
+    expect(timeout.code).toBe(2);
+    expect(timeout.stderr).toMatch(/releaseTimeoutSeconds|release-timeout/);
+    // Nothing was enqueued for the app: the fleet has never heard of it.
+    expect(await fleet.ok(['apps:list', '--all'])).not.toMatch(/\bbad\b/);
+  });
 });
