@@ -21,11 +21,11 @@
  */
 import type { AppChartValues } from '../../../charts/index.ts';
 import { RELEASE_CONTAINER, releaseJob, releaseJobName } from '../../../charts/index.ts';
-import { PermanentError } from '../../core/errors.ts';
+import { PermanentError, TransientError } from '../../core/errors.ts';
 import { BeforeApplyFailure } from '../../releases/index.ts';
 import type { Cluster } from '../cluster.ts';
 import type { HandlerContext, HandlerResult } from '../handler.ts';
-import { type FollowedJob, JobFailedError, relayUntilExit } from '../run/follow-job.ts';
+import { type FollowedJob, JobFailedError, relayUntilExit, sleep } from '../run/follow-job.ts';
 import { RunJobApi } from '../run/job-api.ts';
 import { splitTimestamp } from '../run/log-cursor.ts';
 import { RunRelay, readPodLog } from '../run/relay.ts';
@@ -89,15 +89,10 @@ export function releaseTaskStep(
       { namespace, name, jobId: ctx.job.id },
       ctx.signal,
     );
-    let job: Awaited<ReturnType<RunJobApi['read']>>;
-    try {
-      job = await api.read();
-    } catch (err) {
-      if (err instanceof PermanentError)
-        throw new BeforeApplyFailure(
-          `${label}: ${err.message}; delete it (kubectl delete job ${name} -n ${namespace}) and deploy again`,
-        );
-      throw err;
+    let job = await api.readAny();
+    if (job && !api.isOurs(job)) {
+      await replaceLeftover(ctx, api, job, label);
+      job = undefined;
     }
     if (!job) {
       if (mine)
@@ -176,6 +171,38 @@ export function releaseTaskStep(
     await record.saveEnd({ jobName: name, revision, exitCode: 0 } satisfies TaskEnd);
     await ctx.log(`${label}: succeeded`);
   };
+}
+
+/** How long a finished leftover Job of the same name may take to go once deleted. */
+const LEFTOVER_GONE_MS = 30_000;
+
+/**
+ * A Job of this name another job created: the task of an earlier life of the app (destroyed and
+ * deployed again while that Job's TTL runs, so its revision numbers start over). Finished, it is
+ * deleted (its pod with it) and this revision's Job is created; still running, it is refused.
+ */
+async function replaceLeftover(
+  ctx: HandlerContext<unknown>,
+  api: RunJobApi,
+  job: NonNullable<Awaited<ReturnType<RunJobApi['readAny']>>>,
+  label: string,
+): Promise<void> {
+  const where = `${job.metadata?.namespace}/${job.metadata?.name}`;
+  const done = (job.status?.conditions ?? []).some(
+    (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
+  );
+  if (!done)
+    throw new BeforeApplyFailure(
+      `${label}: Job ${where} exists, was not created by this deploy and is still running; wait for it to finish (or delete it) and deploy again`,
+    );
+  await api.delete();
+  await ctx.log(`Job ${where} (finished, left by an earlier deploy) deleted`);
+  const deadline = Date.now() + LEFTOVER_GONE_MS;
+  while (await api.readAny()) {
+    if (Date.now() > deadline)
+      throw new TransientError(`${label}: the earlier Job ${where} is still being deleted`);
+    await sleep(200, ctx.signal);
+  }
 }
 
 /** `; its last lines: a | b` (each line at most 200 characters), or '' for none. */

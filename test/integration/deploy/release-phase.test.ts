@@ -265,4 +265,20 @@ describe('the release phase', () => {
     // Nothing was enqueued for the app: the fleet has never heard of it.
     expect(await fleet.ok(['apps:list', '--all'])).not.toMatch(/\bbad\b/);
   });
+
+  it('an app destroyed and deployed again replaces the finished task Job its earlier life left', async () => {
+    const first = await deploy('again', 'registry.example.com/again:1', "sh -c 'echo first life'");
+    expect(first.code, first.stderr).toBe(0);
+    const before = (await job('again', 1))!.metadata!.uid;
+    await fleet.ok(['apps:destroy', 'again', '--force', '--wait']);
+    // The task's Job is no release's: it stays for its TTL.
+    expect((await job('again', 1))?.metadata?.uid).toBe(before);
+    const second = await deploy('again', 'registry.example.com/again:2', "sh -c 'echo second life'");
+    expect(second.code, `${second.stdout}\n${second.stderr}`).toBe(0);
+    expect(second.stdout).toMatch(
+      /Job default\/again-release-1 \(finished, left by an earlier deploy\) deleted/,
+    );
+    expect(second.stdout).toMatch(/second life[\s\S]*again: revision 1 deployed/);
+    expect((await job('again', 1))?.metadata?.uid).not.toBe(before);
+  });
 });
