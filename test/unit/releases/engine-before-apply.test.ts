@@ -83,4 +83,81 @@ describe('beforeApply', () => {
     expect(seen).toEqual([1, 1]);
     expect(statuses()).toEqual([[1, 'deployed']]);
   });
+
+  it('a cancel during beforeApply fails the revision and restores nothing (nothing was written)', async () => {
+    const { cluster, engine, statuses } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    const before = cluster.writes.length;
+    await expect(
+      engine.upgrade({
+        ...appRelease('shop', 'job-2', { image: image('2') }),
+        onInterrupt: () => 'cancel',
+        beforeApply: async () => {
+          throw new Error('aborted by its reader');
+        },
+      }),
+    ).rejects.toThrow(/cancelled during the operation/);
+    expect(statuses()).toEqual([
+      [1, 'deployed'],
+      [2, 'failed'],
+    ]);
+    expect(cluster.writes.length).toBe(before);
+  });
+
+  it('a continued revision may have been applied by the attempt before: its failure there is rolled back', async () => {
+    const { cluster, engine, statuses } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    const input = appRelease('shop', 'job-2', { image: image('2') });
+    // The first attempt applies, then stops (transient, kept pending for its retry).
+    let applies = 0;
+    cluster.beforeWrite = (verb) => {
+      if (verb === 'apply' && ++applies === 2) throw new TransientError('the API server is away');
+    };
+    await expect(engine.upgrade(input)).rejects.toBeInstanceOf(TransientError);
+    cluster.beforeWrite = undefined;
+    expect(statuses()).toEqual([
+      [1, 'deployed'],
+      [2, 'pending-upgrade'],
+    ]);
+    const err = await engine
+      .upgrade({
+        ...input,
+        rollbackOnFailure: true,
+        beforeApply: async () => {
+          throw new BeforeApplyFailure('release task shop-release-2: its Job is gone');
+        },
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BeforeApplyFailedError);
+    expect((err as BeforeApplyFailedError).rollback).toEqual({
+      state: 'rolled-back',
+      revision: 3,
+      toRevision: 1,
+    });
+    expect(statuses()).toEqual([
+      [1, 'superseded'],
+      [2, 'failed'],
+      [3, 'deployed'],
+    ]);
+  });
+
+  it("the restore after a failed rollout runs no beforeApply (the release task is the change's)", async () => {
+    const { cluster, engine, statuses } = setup();
+    await engine.upgrade(appRelease('shop', 'job-1'));
+    cluster.unpullableImages.add(image('bad'));
+    const seen: number[] = [];
+    await expect(
+      engine.upgrade({
+        ...appRelease('shop', 'job-2', { image: image('bad') }),
+        rollbackOnFailure: true,
+        beforeApply: async (revision) => void seen.push(revision),
+      }),
+    ).rejects.toThrow(/failed/);
+    expect(seen).toEqual([2]);
+    expect(statuses()).toEqual([
+      [1, 'superseded'],
+      [2, 'failed'],
+      [3, 'deployed'],
+    ]);
+  });
 });
