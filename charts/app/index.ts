@@ -14,6 +14,14 @@ export { ingressNames } from './ingress.ts';
 export { CONFIG_DIGEST_ANNOTATION, RESTARTED_AT_ANNOTATION } from './pod.ts';
 export { primaryPortMap } from './ports.ts';
 export {
+  RELEASE_CONTAINER,
+  RELEASE_JOB_VALUE,
+  RELEASE_REVISION_ANNOTATION,
+  type ReleaseJobOptions,
+  releaseJob,
+  releaseJobName,
+} from './release-job.ts';
+export {
   RUN_APP_LABEL,
   RUN_CONTAINER,
   RUN_JOB_ID_ANNOTATION,

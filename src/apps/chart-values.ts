@@ -10,7 +10,7 @@ import { type FieldIssue, InvalidInputError } from '../core/errors.ts';
 import { cronTaskId } from './cron-tasks.ts';
 import { APP_DEFAULTS } from './defaults.ts';
 import { releaseNames } from './releases.ts';
-import type { AppSpec } from './spec.ts';
+import { type AppSpec, RELEASE_PROCESS } from './spec.ts';
 
 export function namespaceOf(spec: AppSpec): string {
   return spec.properties.namespace ?? APP_DEFAULTS.namespace;
@@ -63,6 +63,7 @@ export function appChartValues(
     image: spec.image,
     configDigest: spec.configDigest,
     imagePullSecrets: imagePullSecretsOf(spec, options),
+    // The release task runs as a Job before the rollout (release-task.ts), never as a Deployment.
     processes: processValuesOf(spec, options.profiles ?? {}),
     ports: portsOf(spec),
     domains: [...spec.domains].sort(),
@@ -94,6 +95,7 @@ function processValuesOf(
   const out: AppChartValues['processes'] = {};
   const issues: FieldIssue[] = [];
   for (const [type, process] of Object.entries(spec.processes)) {
+    if (type === RELEASE_PROCESS) continue;
     const { profile, ...rest } = structuredClone(process);
     if (profile === undefined) {
       out[type] = rest;

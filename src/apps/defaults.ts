@@ -5,6 +5,8 @@
 export const APP_DEFAULTS = {
   namespace: 'default',
   deployTimeoutSeconds: 300,
+  /** The release task's deadline: migrations may take long; Heroku stops a release command after an hour. */
+  releaseTimeoutSeconds: 3600,
   rollbackOnFailure: false,
   ingressClass: 'nginx',
   tlsIssuerKind: 'ClusterIssuer',

@@ -13,7 +13,7 @@ import type { PortsPayload } from '../jobs/schemas/ports.ts';
 import type { PropertiesPayload } from '../jobs/schemas/properties.ts';
 import type { ScalePayload } from '../jobs/schemas/scale.ts';
 import { assignCronSuffixes } from './cron-tasks.ts';
-import type { AppSpec, ProcessSpec } from './spec.ts';
+import { type AppSpec, type ProcessSpec, RELEASE_PROCESS } from './spec.ts';
 
 /** Replicas of a process type seen for the first time: Dokku starts one `web` and nothing else. */
 export function defaultReplicas(type: string): number {
@@ -35,6 +35,11 @@ export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
   if (payload.source) next.source = payload.source;
   else delete next.source;
   next.processes = processSetOf(spec, payload);
+  const release = releaseTaskOf(spec, payload);
+  if (release) next.release = release;
+  else delete next.release;
+  // `release` is the release task, never a Deployment (a payload or spec from before it was).
+  delete next.processes[RELEASE_PROCESS];
   refuseUnknownTypes(spec.app, next.processes, payload);
   for (const [type, { replicas, maxParallel }] of Object.entries(payload.formation ?? {})) {
     const process = next.processes[type]!;
@@ -69,6 +74,38 @@ export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
     next.domains = changeList(changeList(spec.domains, 'add', added), 'remove', removed);
   }
   return next;
+}
+
+/**
+ * The release task after a deploy: what its Procfile or app.json declares; a file given without
+ * one drops the task that file declared; a file not given keeps it. A `release` line in the
+ * payload's processes (a payload built before the release phase, `jobs:enqueue`) is the Procfile's.
+ */
+function releaseTaskOf(spec: AppSpec, payload: DeployPayload): AppSpec['release'] {
+  const procfile = payload.release?.procfile ?? payload.processes?.[RELEASE_PROCESS]?.command;
+  const predeploy = payload.release?.predeploy;
+  if (typeof procfile === 'string' && typeof predeploy === 'string')
+    throw new InvalidInputError([
+      {
+        path: 'release',
+        message:
+          'both the Procfile (release) and app.json (scripts.dokku.predeploy) declare a release task; keep one',
+      },
+    ]);
+  if (typeof procfile === 'string') return { command: procfile, source: 'procfile' };
+  if (typeof predeploy === 'string') return { command: predeploy, source: 'app.json' };
+  const before = spec.release ?? legacyRelease(spec);
+  if (!before) return undefined;
+  const procfileGiven = payload.processes !== undefined || payload.release?.procfile === null;
+  if (before.source === 'procfile' && procfileGiven) return undefined;
+  if (before.source === 'app.json' && payload.release?.predeploy === null) return undefined;
+  return before;
+}
+
+/** A spec saved when a Procfile's `release` line was a 0-replica Deployment. */
+function legacyRelease(spec: AppSpec): AppSpec['release'] {
+  const command = spec.processes[RELEASE_PROCESS]?.command;
+  return command ? { command, source: 'procfile' } : undefined;
 }
 
 /** The process types a deploy runs: the Procfile's when it carries one, else the app's own. */

@@ -60,6 +60,16 @@ const mountSpec = z
   })
   .strict();
 
+export { RELEASE_PROCESS } from '../jobs/app-processes.ts';
+
+export const releaseTaskSpec = z
+  .object({
+    command: z.string().trim().min(1).max(4096),
+    /** Which file declared it: a deploy with that file and no release task drops it. */
+    source: z.enum(['procfile', 'app.json']),
+  })
+  .strict();
+
 /**
  * Properties as stored: the properties job's shape. A `null` in a properties job removes the key,
  * so stored specs never hold one; the schema is shared so both sides validate the same way.
@@ -77,6 +87,11 @@ export const appSpec = z
       .strict()
       .optional(),
     processes: z.record(processType, processSpec),
+    /**
+     * The release task (Procfile `release`, or app.json `scripts.dokku.predeploy`): run as a Job
+     * before each deploy's app release (src/workers/deploy/release-task.ts), never a Deployment.
+     */
+    release: releaseTaskSpec.optional(),
     cron: z.array(cronTaskSpec).max(100),
     /** Task id → CronJob name suffix, assigned once and reused (stable CronJob names). */
     cronSuffixes: z.record(z.string(), z.string().regex(/^[a-z0-9]{8}$/)),

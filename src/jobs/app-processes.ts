@@ -16,6 +16,12 @@ import { laneId } from './lane.ts';
 
 export const PROCESS_TYPES_FIELD = 'processTypes';
 
+/**
+ * The Procfile type that is the release task (Heroku's and Dokku's name): run as a Job before the
+ * rollout (src/workers/deploy/release-task.ts), never a process type with a Deployment.
+ */
+export const RELEASE_PROCESS = 'release';
+
 export async function recordProcessTypes(redis: Redis, app: string, types: string[]): Promise<void> {
   const lane = laneId({ kind: 'app', name: app });
   await redis.hset(keys.status(lane), PROCESS_TYPES_FIELD, JSON.stringify([...types].sort()));

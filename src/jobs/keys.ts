@@ -25,6 +25,13 @@ export const JOB_FIELDS = {
   runJob: 'lsRun',
   runRelay: 'lsRunLog',
   runEnd: 'lsRunEnd',
+  /**
+   * A deploy's release task, the same three for its Job (src/workers/deploy/release-task.ts); the
+   * end also records which revision's task succeeded, so a retry never runs it twice.
+   */
+  releaseJob: 'lsRelease',
+  releaseRelay: 'lsReleaseLog',
+  releaseEnd: 'lsReleaseEnd',
 } as const;
 
 const P = KEY_PREFIX;

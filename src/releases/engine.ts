@@ -39,6 +39,8 @@ import { contentDigest, objectDigest } from './canonical.ts';
 import { waitUntilDeleted } from './deletion-wait.ts';
 import { findDrift } from './drift.ts';
 import {
+  BeforeApplyFailedError,
+  BeforeApplyFailure,
   ReleaseChangedError,
   ReleaseFailedError,
   ReleaseInterruptedError,
@@ -150,6 +152,8 @@ interface DeployParams {
   onlyOver?: number | null;
   /** The conditions its check found for each write (set by deploy, from onlyOver). */
   conditions?: ReadonlyMap<string, WriteCondition>;
+  /** UpgradeInput.beforeApply. */
+  beforeApply?: (revision: number) => Promise<void>;
 }
 
 export class ReleaseEngine {
@@ -208,6 +212,7 @@ export class ReleaseEngine {
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.onInterrupt ? { onInterrupt: input.onInterrupt } : {}),
       ...(input.onlyOver !== undefined ? { onlyOver: input.onlyOver } : {}),
+      ...(input.beforeApply ? { beforeApply: input.beforeApply } : {}),
     };
     return this.deploy(params);
   }
@@ -652,7 +657,13 @@ export class ReleaseEngine {
     deployed: RevisionInfo | undefined,
     recovered?: Recovered,
   ): Promise<UpgradeResult> {
+    // A revision made by this call that stops before its first write left nothing to restore (one
+    // continued from an earlier attempt may have applied objects before that attempt stopped).
+    let writing = false;
+    const nothingWritten = () => !writing && recovered?.action !== 'continued';
     try {
+      if (p.beforeApply) await this.beforeApply(p, info.revision);
+      writing = true;
       const work = await planWork(
         this.parts,
         p.desired,
@@ -688,12 +699,25 @@ export class ReleaseEngine {
       if (err instanceof ReleaseFailedError) {
         p.emit('failed', `revision ${info.revision} failed: ${err.reason}`, { revision: info.revision });
         await this.store.setStatus(p.release, info.revision, 'failed', err.reason);
-        if (p.rollbackOnFailure) await this.rollbackAfterFailure(err, p);
+        // Nothing was applied before the first write: the deployed revision is live as it was.
+        if (p.rollbackOnFailure && !(err instanceof BeforeApplyFailedError && nothingWritten()))
+          await this.rollbackAfterFailure(err, p);
         throw err;
       }
       const decision = p.onInterrupt?.(err) ?? 'retry';
       if (decision === 'retry') throw err;
-      throw await this.abandonRevision(p, info, err, decision);
+      throw await this.abandonRevision(p, info, err, decision, nothingWritten());
+    }
+  }
+
+  /** The caller's step before the first write; its own failure becomes the revision's. */
+  private async beforeApply(p: DeployParams, revision: number): Promise<void> {
+    try {
+      await p.beforeApply?.(revision);
+    } catch (err) {
+      if (err instanceof BeforeApplyFailure)
+        throw new BeforeApplyFailedError(p.release, revision, err.message, { cause: err });
+      throw err;
     }
   }
 
@@ -708,6 +732,7 @@ export class ReleaseEngine {
     info: RevisionInfo,
     err: unknown,
     decision: 'give-up' | 'cancel',
+    nothingWritten = false,
   ): Promise<ReleaseInterruptedError> {
     const why = err instanceof Error ? err.message : String(err);
     const reason =
@@ -719,7 +744,8 @@ export class ReleaseEngine {
     const failure = new ReleaseInterruptedError(p.release, info.revision, reason, decision === 'cancel', {
       cause: err,
     });
-    if (decision === 'cancel' || p.rollbackOnFailure) {
+    // Stopped before its first write (in beforeApply): the deployed revision is live as it was.
+    if (!nothingWritten && (decision === 'cancel' || p.rollbackOnFailure)) {
       const { signal: _aborted, ...rest } = p;
       await this.rollbackAfterFailure(failure, rest);
     }
@@ -786,8 +812,10 @@ export class ReleaseEngine {
       const restorable = await this.restorable(p.release, target, content, p.signal);
       // No retry follows a failure: a restore that is itself interrupted is marked failed, not
       // left pending (rollbackTo never rolls back again).
+      // A restore runs no beforeApply: that step (a release task) belongs to the failed change.
+      const { beforeApply: _change, ...restore } = p;
       const result = await this.deploy({
-        ...p,
+        ...restore,
         ...rollbackTo(target, restorable),
         onInterrupt: () => 'give-up',
       });

@@ -59,6 +59,23 @@ export class ApplyFailedError extends ReleaseFailedError {
   }
 }
 
+/**
+ * What an upgrade's `beforeApply` step throws when it failed for good (a release task that exited
+ * non-zero, could not pull its image, or ran out of time): the revision is marked failed with the
+ * reason and nothing of it is applied.
+ */
+export class BeforeApplyFailure extends LongshoreError {
+  readonly code = 'BEFORE_APPLY_FAILED';
+}
+
+/**
+ * The revision failed before its first write (its `beforeApply` step): nothing of it was applied,
+ * so there is nothing to roll back — the deployed revision is live as it was.
+ */
+export class BeforeApplyFailedError extends ReleaseFailedError {
+  readonly code = 'BEFORE_APPLY_FAILED';
+}
+
 /** A workload could not finish rolling out (ProgressDeadlineExceeded, a lost PVC). */
 export class RolloutFailedError extends ReleaseFailedError {
   readonly code = 'ROLLOUT_FAILED';

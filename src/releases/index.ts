@@ -5,6 +5,8 @@ export { findDrift } from './drift.ts';
 export { ReleaseEngine, type ReleaseEngineOptions } from './engine.ts';
 export {
   ApplyFailedError,
+  BeforeApplyFailedError,
+  BeforeApplyFailure,
   ReleaseChangedError,
   ReleaseFailedError,
   ReleaseInterruptedError,

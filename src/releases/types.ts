@@ -63,6 +63,14 @@ export interface UpgradeInput extends OperationOptions {
    * revision's objects (nothing dropped).
    */
   onlyOver?: number | null;
+  /**
+   * Runs once the revision exists (new, or the pending one this holder continues) and before its
+   * first write; not for a no-op or a repair (no revision). The deploy pipeline runs the app's
+   * release task here (src/workers/deploy/release-task.ts). A `BeforeApplyFailure` marks the
+   * revision failed with its message (no rollback: nothing was applied); any other error is an
+   * interruption, decided by `onInterrupt` like one of the engine's own.
+   */
+  beforeApply?: (revision: number) => Promise<void>;
 }
 
 export interface RollbackInput extends OperationOptions {

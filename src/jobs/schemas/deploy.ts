@@ -57,6 +57,8 @@ const processSpec = z
   })
   .strict();
 
+const releaseCommand = z.string().trim().min(1, 'must not be empty').max(4096);
+
 const cronTask = z
   .object({
     command: z.string().min(1).max(4096),
@@ -110,6 +112,23 @@ export const deployPayload = z
      */
     healthchecks: z.record(processType, healthchecks).optional(),
     cron: z.array(cronTask).max(100, 'must have at most 100 cron tasks').optional(),
+    /**
+     * The release task the deploy's files declare (docs/apps.md, "The release phase"): `procfile`
+     * when the deploy has a Procfile (its `release` command, or `null`: it has none), `predeploy`
+     * when it has an app.json (`scripts.dokku.predeploy`, or `null`). A file not given leaves what
+     * it declared before; at most one of the two may declare a task.
+     */
+    release: z
+      .object({
+        procfile: releaseCommand.nullable().optional(),
+        predeploy: releaseCommand.nullable().optional(),
+      })
+      .strict()
+      .refine((r) => !(typeof r.procfile === 'string' && typeof r.predeploy === 'string'), {
+        message:
+          'both the Procfile (release) and app.json (scripts.dokku.predeploy) declare a release task; keep one',
+      })
+      .optional(),
     /**
      * Registry credentials for `pull-secret-{app}` (the password sealed); `null` forgets them and
      * uninstalls that release; absent keeps whatever the app has.

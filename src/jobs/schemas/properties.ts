@@ -9,6 +9,8 @@ export const propertyValues = z
   .object({
     namespace: namespaceName.nullable(),
     deployTimeoutSeconds: z.number().int().min(1).max(3600).nullable(),
+    /** How long the release task (Procfile `release`) may run: its Job's activeDeadlineSeconds. */
+    releaseTimeoutSeconds: z.number().int().min(1).max(86_400).nullable(),
     rollbackOnFailure: z.boolean().nullable(),
     /** A Secret's name. */
     imagePullSecrets: dns1123Subdomain().nullable(),
@@ -41,6 +43,10 @@ export const PROPERTY_NAMES = {
   namespace: { field: 'namespace', parse: (v: string) => v },
   'deploy-timeout': {
     field: 'deployTimeoutSeconds',
+    parse: (v: string) => (/^\d+$/.test(v) ? Number(v) : v),
+  },
+  'release-timeout': {
+    field: 'releaseTimeoutSeconds',
     parse: (v: string) => (/^\d+$/.test(v) ? Number(v) : v),
   },
   'rollback-on-failure': {

@@ -208,8 +208,34 @@ const healthcheckList = z
     }
   });
 
+/**
+ * `scripts.dokku.predeploy`: the release task (the same phase as a Procfile `release` here, since
+ * images are built elsewhere and nothing is committed to them). Other scripts are not read here.
+ */
+const scripts = z
+  .object(
+    {
+      dokku: z
+        .object(
+          {
+            predeploy: z
+              .string({ error: expected('a command (a non-empty string)') })
+              .trim()
+              .min(1, { error: 'must not be empty (a command to run before the rollout)' })
+              .max(4096, { error: 'must be at most 4096 characters' })
+              .optional(),
+          },
+          { error: expected('an object, e.g. {"predeploy": "bin/migrate"}') },
+        )
+        .nullish(),
+    },
+    { error: expected('an object, e.g. {"dokku": {"predeploy": "bin/migrate"}}') },
+  )
+  .nullish();
+
 export const appJsonDocument = z.object(
   {
+    scripts,
     formation: byProcessType(
       'an object of process types, e.g. {"web": {"quantity": 2}}',
       formationEntry,

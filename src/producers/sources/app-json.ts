@@ -24,6 +24,8 @@ export interface AppJsonParts {
   cron?: NonNullable<DeployPayload['cron']>;
   /** Keys present in the file that longshore does not act on, as JSON paths (unsupportedAppJsonKeys). */
   unsupported: string[];
+  /** `scripts.dokku.predeploy`, the release task; absent when app.json has none. */
+  predeploy?: string;
 }
 
 /** The keys longshore reads (docs/apps.md, "app.json keys"). */
@@ -36,10 +38,10 @@ export const SUPPORTED_APP_JSON_KEYS = ['formation', 'cron', 'healthchecks'] as 
 const DESCRIPTIVE_KEYS = ['name', 'description', 'keywords', 'website', 'repository', 'logo', 'success_url'];
 
 /**
- * Paths below an otherwise unsupported top-level key that a deploy does act on (none yet; e.g.
- * `scripts.dokku.predeploy` once a release phase reads it): never reported.
+ * Paths below an otherwise unsupported top-level key that a deploy does act on: never reported.
+ * `scripts.dokku.predeploy` is the release task (docs/apps.md, "The release phase").
  */
-const SUPPORTED_PATHS: string[] = [];
+const SUPPORTED_PATHS: string[] = ['scripts.dokku.predeploy'];
 
 /** Formation keys Dokku documents that longshore does not act on. */
 const UNSUPPORTED_FORMATION_KEYS = ['autoscaling', 'service'];
@@ -144,6 +146,8 @@ export function parseAppJson(text: string, source = 'app.json'): AppJsonParts {
     };
 
   const parts: AppJsonParts = { formation, unsupported: unsupportedAppJsonKeys(raw) };
+  const predeploy = doc.scripts?.dokku?.predeploy;
+  if (predeploy !== undefined) parts.predeploy = predeploy;
   if (doc.healthchecks) {
     parts.healthchecks = {};
     for (const [type, checks] of Object.entries(doc.healthchecks)) {

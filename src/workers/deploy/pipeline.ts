@@ -8,7 +8,8 @@
  *   fleet-pull-secret.ts; a fleet one of a registry the image left is uninstalled) → storage claims present and bound → app release (rollout awaited,
  *   progress streamed; leaked imagePullSecrets are removed by the same apply, see
  *   src/releases/pull-secret-leaks.ts; its values also record the spec and the config revision,
- *   src/apps/revision-record.ts) → save the spec in the app record.
+ *   src/apps/revision-record.ts; a deploy's release task runs as a Job once the app release's
+ *   revision exists and before its first write, release-task.ts) → save the spec in the app record.
  *
  * Nothing is written until every chart has rendered and every input has been checked. Each step is
  * idempotent (unchanged releases are no-ops with zero writes), so a retried or resumed job
@@ -18,7 +19,15 @@
  * A dry run (ctx.dryRun, dry-run.ts) runs the same checks and renders, and asks the engine for a plan
  * of each release where a real run writes it: nothing is written, the plans are the job's result.
  */
-import { appChart, configChart, pullSecretChart } from '../../../charts/index.ts';
+import {
+  type AppChartValues,
+  appChart,
+  appValues,
+  configChart,
+  pullSecretChart,
+  releaseJob,
+  ShellWordsError,
+} from '../../../charts/index.ts';
 import { appChartValues, namespaceOf } from '../../apps/chart-values.ts';
 import { APP_DEFAULTS } from '../../apps/defaults.ts';
 import { profilesOf } from '../../apps/placement-mutations.ts';
@@ -26,6 +35,7 @@ import { normalizeRegistryServer, registryHostOf } from '../../apps/registry-hos
 import { releaseNames } from '../../apps/releases.ts';
 import { RECORDED_KEY, withRecord } from '../../apps/revision-record.ts';
 import type { AppSpec } from '../../apps/spec.ts';
+import { InvalidInputError } from '../../core/errors.ts';
 import { readProfiles } from '../../jobs/placement-profiles.ts';
 import type { LiveValues, ReleasePlan } from '../../releases/index.ts';
 import { validSpec } from '../app-state.ts';
@@ -41,6 +51,7 @@ import { ensureNamespace } from './namespace.ts';
 import { checkOwnership } from './ownership.ts';
 import { appReleaseForwarding, progressForwarder } from './progress.ts';
 import { interruptDecision, releaseReport } from './release-outcome.ts';
+import { releaseTaskStep } from './release-task.ts';
 import { type Rendered, renderChart } from './render.ts';
 
 export interface AppChange {
@@ -57,6 +68,11 @@ export interface AppChange {
   configLost?: LiveValues;
   /** A rename: the app whose domains this one takes over (the ownership check allows them). */
   takeDomainsFrom?: string;
+  /**
+   * Run the spec's release task before the app release's first write (a `deploy`: docs/apps.md,
+   * "The release phase"). Only when the app release makes a revision (or continues this job's).
+   */
+  runReleaseTask?: boolean;
 }
 
 /** Renders the app chart of an app that has no image yet, only to validate its spec. */
@@ -116,6 +132,11 @@ export async function runAppPipeline(
   );
   const appRelease = spec.image ? rendered : undefined;
   if (appRelease) await checkMounts(kube.core, namespace, spec.mounts);
+  // The release task's Job renders from the same values: a command that does not split is refused now.
+  const releaseValues =
+    appRelease && change.runReleaseTask && spec.release
+      ? checkReleaseTask(appValues.parse(appRelease.values), spec.release.command)
+      : undefined;
 
   // 2. Writes, in dependency order. An app that has no image yet gets only what it already has
   // content for: changes accepted before the first deploy write nothing but the saved spec.
@@ -227,6 +248,10 @@ export async function runAppPipeline(
     signal: ctx.signal,
   };
   if (dryRun) {
+    if (appInput && change.runReleaseTask && spec.release)
+      await ctx.log(
+        `release task: would run before the rollout, if ${app} gets a new revision: ${spec.release.command}`,
+      );
     if (appInput) await plan(await engine.plan(appInput));
     return dryRunResult(change.what, plans, newNamespace);
   }
@@ -235,6 +260,17 @@ export async function runAppPipeline(
   if (appInput) {
     await ctx.step(`Releasing ${app}`);
     const forward = progressForwarder(ctx, app, appReleaseForwarding(app, Object.keys(spec.processes)));
+    const beforeApply =
+      change.runReleaseTask && spec.release
+        ? releaseTaskStep(ctx, cluster, {
+            values: releaseValues!,
+            command: spec.release.command,
+            timeoutSeconds: spec.properties.releaseTimeoutSeconds ?? APP_DEFAULTS.releaseTimeoutSeconds,
+            // The app's ServiceAccount is the app release's: before its first install, `default`.
+            serviceAccountName: history.deployed(releaseNames.app(app)) ? app : 'default',
+            beforeOutput: () => forward.flush(),
+          })
+        : undefined;
     const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
     let result: Awaited<ReturnType<typeof engine.upgrade>>;
     try {
@@ -247,6 +283,7 @@ export async function runAppPipeline(
         description: change.what,
         onProgress: forward.listener,
         onInterrupt,
+        ...(beforeApply ? { beforeApply } : {}),
       });
     } catch (err) {
       // The projection shows what the failure left: the deployed revision and the failed one.
@@ -271,6 +308,27 @@ export async function runAppPipeline(
     ...(revision !== undefined ? { revision } : {}),
     ...(spec.image ? { image: spec.image } : {}),
   };
+}
+
+/** The values the release task's Job renders from, once its command was seen to render. */
+function checkReleaseTask(values: AppChartValues, command: string): AppChartValues {
+  try {
+    releaseJob(values, {
+      revision: 1,
+      command,
+      jobId: 'validation',
+      activeDeadlineSeconds: 1,
+      ttlSecondsAfterFinished: 1,
+      serviceAccountName: 'default',
+    });
+  } catch (err) {
+    if (err instanceof ShellWordsError || err instanceof RangeError)
+      throw new InvalidInputError([
+        { path: 'release', message: `the release task's command: ${err.message}` },
+      ]);
+    throw err;
+  }
+  return values;
 }
 
 function configRevisionOf(deployed: { revision: number } | undefined): { configRevision?: number } {

@@ -42,6 +42,7 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
     ...(registryPassword !== undefined ? { registryPassword } : {}),
     what: `deployed ${ctx.payload.image}${envChange ? ` (config ${describeEnvChange(envChange)})` : ''}`,
     headline: `Deploying ${app} (image ${ctx.payload.image})`,
+    runReleaseTask: true,
   });
   // Only a Procfile that no longer declares a type removes it (docs/apps.md); say so, since it
   // deletes running objects. Before the app's first image there were no objects to delete.

@@ -18,46 +18,32 @@
  *    completes and the run goes on in the cluster, unfollowed. A worker shutting down hands the job
  *    back; the next attempt resumes the relay.
  */
-import { setTimeout as pause } from 'node:timers/promises';
 import { RUN_CONTAINER, runEnvSecret, runJob } from '../../../charts/index.ts';
 import { PermanentError } from '../../core/errors.ts';
 import { LOG_READER_TIMEOUT_MS } from '../../jobs/log-stream.ts';
 import { type RunPayload, runJobNameFor } from '../../jobs/schemas/run.ts';
 import { sealContext } from '../../jobs/sealing.ts';
-import { kubeStatusOf, mapKubeError } from '../../kube/errors.ts';
 import type { Handler, HandlerContext, HandlerResult } from '../handler.ts';
 import { READER_CHECK_MS, readerPresence } from '../logs/reader.ts';
 import { LogStreamWriter } from '../logs/stream-writer.ts';
+import {
+  FIRST_POLL_MS,
+  type FollowedJob,
+  POLL_MS,
+  readState,
+  relayUntilExit,
+  sleep,
+} from '../run/follow-job.ts';
 import { RunJobApi } from '../run/job-api.ts';
-import { LineFilter, type RelayCursor, sinceTimeOf, startCursor } from '../run/log-cursor.ts';
-import { RunRelay, readPodLog } from '../run/relay.ts';
+import { RunRelay, streamSink } from '../run/relay.ts';
 import { RunRecord, type RunRecordState } from '../run/run-record.ts';
-import { type RunState, runState } from '../run/run-state.ts';
 import { runTarget } from '../run/target.ts';
 import { endTtySession, runTtySession, type TtySessionEnd, ttyHeartbeat } from '../run/tty-session.ts';
 
-/**
- * How often the Job and its pod are read while the pod starts: soon at first (most runs start within
- * a second, and an image pull's own error shows only until the back-off replaces it), then every
- * POLL_MS.
- */
-const FIRST_POLL_MS = 100;
-const POLL_MS = 500;
-/**
- * While following, the pod is read this often; a follow still open two reads after its container
- * ended is closed (a connection the server never ended), and what it missed is read once.
- */
-const WATCHDOG_MS = 5_000;
-const WATCHDOG_GRACE = 2;
-
 type Ctx = HandlerContext<RunPayload>;
 
-interface Run {
-  api: RunJobApi;
+interface Run extends FollowedJob {
   record: RunRecord;
-  name: string;
-  namespace: string;
-  uid: string;
 }
 
 export const runHandler: Handler<RunPayload> = async (ctx) => {
@@ -128,8 +114,9 @@ export const runHandler: Handler<RunPayload> = async (ctx) => {
       namespace,
       detached: true,
     };
-  if (tty) return interactiveRun(ctx, { api, record, name, namespace, uid });
-  return followRun(ctx, { api, record, name, namespace, uid }, saved);
+  const run: Run = { api, record, name, namespace, uid, container: RUN_CONTAINER, label: `run ${name}` };
+  if (tty) return interactiveRun(ctx, run);
+  return followRun(ctx, run, saved);
 };
 
 /** How long the pod is read for its exit code after the attach session ended. */
@@ -230,7 +217,7 @@ async function interactiveRun(ctx: Ctx, run: Run): Promise<HandlerResult> {
 async function followRun(ctx: Ctx, run: Run, saved: RunRecordState): Promise<HandlerResult> {
   const { redis } = ctx.services;
   const writer = new LogStreamWriter(redis, ctx.job.id);
-  const relay = new RunRelay(writer, run.record);
+  const relay = new RunRelay(streamSink(writer, run.record));
   const stop = new AbortController();
   let stopped: string | undefined;
   const end = (why: string) => {
@@ -288,142 +275,5 @@ async function followRun(ctx: Ctx, run: Run, saved: RunRecordState): Promise<Han
     watching = false;
     clearTimeout(readerTimer);
     ctx.signal.removeEventListener('abort', onAbort);
-  }
-}
-
-/** A pause that a stop ends early. */
-const sleep = (ms: number, signal: AbortSignal) => pause(ms, undefined, { signal }).catch(() => undefined);
-
-async function readState(run: Run): Promise<RunState> {
-  const job = await run.api.read();
-  if (!job)
-    return {
-      kind: 'failed',
-      reason: 'JobDeleted',
-      message: 'the Job was deleted while the run was followed',
-      cannotStart: false,
-    };
-  return runState(job, await run.api.pods(run.uid));
-}
-
-/** A log read the server refused for now (the container not started yet, or gone with its pod). */
-const logNotThere = (err: unknown) => [400, 404].includes(kubeStatusOf(err)?.code ?? 0);
-
-/**
- * Waits for the pod, follows its log, and returns the exit once the container ended; undefined when
- * `stop` ended it first. Throws for a run that cannot give an exit code.
- */
-async function relayUntilExit(
-  ctx: Ctx,
-  run: Run,
-  relay: RunRelay,
-  resumeAt: RelayCursor | undefined,
-  stop: AbortSignal,
-): Promise<{ exitCode: number; cursor?: RelayCursor } | undefined> {
-  let cursor = resumeAt;
-  let lastDetail = '';
-  let followed = false;
-  let pollMs = FIRST_POLL_MS;
-  for (;;) {
-    if (stop.aborted) return undefined;
-    const state = await readState(run);
-    if (state.kind === 'starting') {
-      if (state.detail !== lastDetail) await ctx.log(state.detail);
-      lastDetail = state.detail;
-      await sleep(pollMs, stop);
-      pollMs = Math.min(pollMs * 2, POLL_MS);
-      continue;
-    }
-    if (state.kind === 'failed') {
-      if (state.cannotStart) {
-        // It would wait for an image or a Secret until its deadline (a day by default), and its TTL
-        // only counts from then: the reason is in the job's failure, the Job goes now.
-        await run.api.delete();
-        await run.record.forgetJob();
-      }
-      throw new PermanentError(
-        `run ${run.name}: ${state.reason}: ${state.message}${state.cannotStart ? ' (the Job was deleted)' : ''}`,
-      );
-    }
-    if (!state.pod || !state.podUid) return { exitCode: state.kind === 'exited' ? state.exitCode : 0 };
-    const filter = new LineFilter(cursor?.pod === state.podUid ? cursor : startCursor(state.podUid));
-    if (state.kind === 'running') {
-      // A follow that ended while the status still says running: the kubelet is about to report the
-      // exit. Read again shortly rather than at once.
-      if (followed) await sleep(POLL_MS, stop);
-      followed = true;
-      await followPod(ctx, run, state.pod, filter, relay, stop);
-      await relay.flushed();
-      cursor = filter.position;
-      continue;
-    }
-    // Exited: whatever the follow did not deliver (or all of it, for a run that ended unfollowed).
-    await readLog(ctx, run, state.pod, filter, relay, false, stop);
-    await relay.flushed();
-    return { exitCode: state.exitCode, cursor: filter.position };
-  }
-}
-
-async function readLog(
-  ctx: Ctx,
-  run: Run,
-  pod: string,
-  filter: LineFilter,
-  relay: RunRelay,
-  follow: boolean,
-  signal: AbortSignal,
-): Promise<void> {
-  const cluster = await ctx.services.cluster();
-  const sinceTime = sinceTimeOf(filter.position);
-  try {
-    await readPodLog({
-      kc: cluster.kube.kc,
-      namespace: run.namespace,
-      pod,
-      container: RUN_CONTAINER,
-      follow,
-      ...(sinceTime ? { sinceTime } : {}),
-      onLines: (lines) => relay.relay(filter, lines),
-      signal,
-    });
-  } catch (err) {
-    if (logNotThere(err)) return;
-    throw mapKubeError(err, `read the log of pod ${run.namespace}/${pod}`);
-  }
-}
-
-/** Follows the pod's log until it ends, `stop`, or the container has ended but the stream has not. */
-async function followPod(
-  ctx: Ctx,
-  run: Run,
-  pod: string,
-  filter: LineFilter,
-  relay: RunRelay,
-  stop: AbortSignal,
-): Promise<void> {
-  const follow = new AbortController();
-  const onStop = () => follow.abort();
-  stop.addEventListener('abort', onStop, { once: true });
-  let notRunning = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const watch = () => {
-    readState(run).then(
-      (state) => {
-        notRunning = state.kind === 'running' ? 0 : notRunning + 1;
-        if (notRunning >= WATCHDOG_GRACE) follow.abort();
-        else if (!follow.signal.aborted) timer = setTimeout(watch, WATCHDOG_MS);
-      },
-      () => {
-        if (!follow.signal.aborted) timer = setTimeout(watch, WATCHDOG_MS);
-      },
-    );
-  };
-  timer = setTimeout(watch, WATCHDOG_MS);
-  try {
-    await readLog(ctx, run, pod, filter, relay, true, follow.signal);
-  } finally {
-    follow.abort();
-    clearTimeout(timer);
-    stop.removeEventListener('abort', onStop);
   }
 }

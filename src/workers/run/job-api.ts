@@ -50,7 +50,14 @@ export class RunJobApi {
 
   /** The Job, or undefined when there is none; refuses one that another job created. */
   async read(): Promise<V1Job | undefined> {
-    const job = await this.retry('read batch/v1 Job', async () => {
+    const job = await this.readAny();
+    if (job) this.checkOurs(job);
+    return job;
+  }
+
+  /** The Job of this name, whoever created it (`isOurs` tells). */
+  async readAny(): Promise<V1Job | undefined> {
+    return this.retry('read batch/v1 Job', async () => {
       try {
         return await this.batch.readNamespacedJob({ namespace: this.ref.namespace, name: this.ref.name });
       } catch (err) {
@@ -58,8 +65,11 @@ export class RunJobApi {
         throw err;
       }
     });
-    if (job) this.checkOurs(job);
-    return job;
+  }
+
+  /** Whether this job created it (by the `longshore.dev/job-id` annotation). */
+  isOurs(job: V1Job): boolean {
+    return job.metadata?.annotations?.[RUN_JOB_ID_ANNOTATION] === this.ref.jobId;
   }
 
   private checkOurs(job: V1Job): void {

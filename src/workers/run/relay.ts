@@ -9,7 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import * as k8s from '@kubernetes/client-node';
 import { splitLines } from '../logs/pod-numbering.ts';
 import type { LogStreamWriter } from '../logs/stream-writer.ts';
-import type { LineFilter } from './log-cursor.ts';
+import type { LineFilter, RelayCursor } from './log-cursor.ts';
 import type { RunRecord } from './run-record.ts';
 
 /** The stream entries' prefix: the CLI prints a run's lines raw, without it. */
@@ -24,6 +24,8 @@ export interface PodLogRead {
   sinceTime?: string;
   /** Complete lines as read (with their timestamps); the unfinished last one when the log ends. */
   onLines(lines: string[]): void;
+  /** Only the last N lines (`kubectl logs --tail`). */
+  tailLines?: number;
   /** Ends the read (the result is then `aborted`). */
   signal: AbortSignal;
 }
@@ -70,6 +72,7 @@ export function readPodLog(read: PodLogRead): Promise<'ended' | 'aborted'> {
         follow: read.follow,
         timestamps: true,
         ...(read.sinceTime ? { sinceTime: read.sinceTime } : {}),
+        ...(read.tailLines !== undefined ? { tailLines: read.tailLines } : {}),
       })
       .then(
         (c) => {
@@ -81,15 +84,27 @@ export function readPodLog(read: PodLogRead): Promise<'ended' | 'aborted'> {
   });
 }
 
-/** Appends accepted lines with the cursor after them; a failed write fails the relay (no silent gap). */
+/** Writes lines read from a pod, and the cursor after them. */
+export type RelaySink = (texts: string[], cursor: RelayCursor) => Promise<void>;
+
+/**
+ * A run's sink: the lines appended to the job's Redis stream in one transaction with the cursor
+ * (stream-writer.ts), so the stream and the cursor never disagree.
+ */
+export function streamSink(writer: LogStreamWriter, record: RunRecord): RelaySink {
+  return (texts, cursor) =>
+    writer.add(
+      texts.map((line) => ({ kind: 'line', prefix: RUN_LINE_PREFIX, line })),
+      record.cursorWrite(cursor),
+    );
+}
+
+/** Hands accepted lines to its sink, in order; a failed write fails the relay (no silent gap). */
 export class RunRelay {
   private chain: Promise<void> = Promise.resolve();
   private writeError: unknown;
 
-  constructor(
-    private readonly writer: LogStreamWriter,
-    private readonly record: RunRecord,
-  ) {}
+  constructor(private readonly sink: RelaySink) {}
 
   relay(filter: LineFilter, lines: readonly string[]): void {
     const texts: string[] = [];
@@ -101,14 +116,7 @@ export class RunRelay {
     const cursor = filter.position;
     // After a failed write nothing more is written: a later cursor would skip the lost lines.
     this.chain = this.chain
-      .then(() =>
-        this.writeError
-          ? undefined
-          : this.writer.add(
-              texts.map((line) => ({ kind: 'line', prefix: RUN_LINE_PREFIX, line })),
-              this.record.cursorWrite(cursor),
-            ),
-      )
+      .then(() => (this.writeError ? undefined : this.sink(texts, cursor)))
       .catch((err: unknown) => {
         this.writeError ??= err;
       });

@@ -28,12 +28,32 @@ function parse<T>(raw: string | null | undefined): T | undefined {
   }
 }
 
+/** The hash fields a record uses: a run's, or a deploy's release task's. */
+export interface RunRecordFields {
+  job: string;
+  relay: string;
+  end: string;
+}
+
+export const RUN_FIELDS: RunRecordFields = {
+  job: JOB_FIELDS.runJob,
+  relay: JOB_FIELDS.runRelay,
+  end: JOB_FIELDS.runEnd,
+};
+
+export const RELEASE_TASK_FIELDS: RunRecordFields = {
+  job: JOB_FIELDS.releaseJob,
+  relay: JOB_FIELDS.releaseRelay,
+  end: JOB_FIELDS.releaseEnd,
+};
+
 export class RunRecord {
   private readonly key: string;
 
   constructor(
     private readonly redis: Redis,
     jobId: string,
+    private readonly fields: RunRecordFields = RUN_FIELDS,
   ) {
     this.key = keys.job(jobId);
   }
@@ -41,9 +61,9 @@ export class RunRecord {
   async read(): Promise<RunRecordState> {
     const [uid, cursor, end] = await this.redis.hmget(
       this.key,
-      JOB_FIELDS.runJob,
-      JOB_FIELDS.runRelay,
-      JOB_FIELDS.runEnd,
+      this.fields.job,
+      this.fields.relay,
+      this.fields.end,
     );
     const state: RunRecordState = {};
     if (uid) state.uid = uid;
@@ -55,20 +75,30 @@ export class RunRecord {
   }
 
   async created(uid: string): Promise<void> {
-    await this.redis.hset(this.key, JOB_FIELDS.runJob, uid);
+    await this.redis.hset(this.key, this.fields.job, uid);
   }
 
   /** The Job was deleted before its command ran (its pod could not start): a retry may create it again. */
   async forgetJob(): Promise<void> {
-    await this.redis.hdel(this.key, JOB_FIELDS.runJob, JOB_FIELDS.runRelay);
+    await this.redis.hdel(this.key, this.fields.job, this.fields.relay);
   }
 
   /** Adds the cursor's write to a transaction that also writes the lines it covers. */
   cursorWrite(cursor: RelayCursor): (multi: ChainableCommander) => void {
-    return (multi) => multi.hset(this.key, JOB_FIELDS.runRelay, JSON.stringify(cursor));
+    return (multi) => multi.hset(this.key, this.fields.relay, JSON.stringify(cursor));
+  }
+
+  /** Writes a cursor alone (a sink that cannot share a transaction with its lines). */
+  async saveCursor(cursor: RelayCursor): Promise<void> {
+    await this.redis.hset(this.key, this.fields.relay, JSON.stringify(cursor));
+  }
+
+  /** Writes the end alone. */
+  async saveEnd(result: HandlerResult): Promise<void> {
+    await this.redis.hset(this.key, this.fields.end, JSON.stringify(result));
   }
 
   endWrite(result: HandlerResult): (multi: ChainableCommander) => void {
-    return (multi) => multi.hset(this.key, JOB_FIELDS.runEnd, JSON.stringify(result));
+    return (multi) => multi.hset(this.key, this.fields.end, JSON.stringify(result));
   }
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import { InvalidInputError } from '../../../core/errors.ts';
-import { settledProcessTypes, unknownFormationTypes } from '../../../jobs/app-processes.ts';
+import { RELEASE_PROCESS, settledProcessTypes, unknownFormationTypes } from '../../../jobs/app-processes.ts';
 import { sealConfigSet } from '../../../jobs/sealed-input.ts';
 import { sealContext } from '../../../jobs/sealing.ts';
 import { APP_JSON_MAX_BYTES, type AppJsonParts, parseAppJson } from '../../sources/app-json.ts';
@@ -172,18 +172,34 @@ export async function deployPayloadFrom(
       pusher: options.pusher ?? 'unknown',
     };
   }
-  const procfile = sources.procfile
-    ? parseProcfile(sources.procfile.text, sources.procfile.label)
-    : undefined;
-  if (procfile) payload.processes = procfile;
+  const parsed = sources.procfile ? parseProcfile(sources.procfile.text, sources.procfile.label) : undefined;
+  // The Procfile's `release` line is the release task, not a process type (docs/apps.md).
+  const { [RELEASE_PROCESS]: releaseLine, ...procfile } = parsed ?? {};
+  const release: { procfile?: string | null; predeploy?: string | null } = {};
+  if (parsed) {
+    payload.processes = procfile;
+    release.procfile = releaseLine?.command ?? null;
+  }
   if (sources.appJson) {
     const parts = parseAppJson(sources.appJson.text, sources.appJson.label);
-    if (procfile) refuseTypesNotInProcfile(parts, procfile, sources.appJson.label, sources.procfile!.label);
+    if (parsed) refuseTypesNotInProcfile(parts, procfile, sources.appJson.label, sources.procfile!.label);
+    release.predeploy = parts.predeploy ?? null;
+    if (typeof release.procfile === 'string' && parts.predeploy !== undefined)
+      throw new InvalidInputError(
+        [
+          {
+            path: 'scripts.dokku.predeploy',
+            message: `declares a release task, and so does the "release" line of ${sources.procfile!.label}; longshore runs one release task (predeploy commits nothing to an image built elsewhere, so both are the same phase): keep one`,
+          },
+        ],
+        sources.appJson.label,
+      );
     if (Object.keys(parts.formation).length > 0) payload.formation = parts.formation;
     if (parts.healthchecks) payload.healthchecks = parts.healthchecks;
     if (parts.cron) payload.cron = parts.cron;
     if (parts.unsupported.length > 0) payload.appJsonUnsupported = parts.unsupported;
   }
+  if (Object.keys(release).length > 0) payload.release = release;
   const env = await envChangeFrom(app, options);
   if (env) payload.env = env;
   const domains = domainChangesFrom(options);
