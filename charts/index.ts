@@ -24,6 +24,7 @@ export {
   RELEASE_JOB_VALUE,
   RELEASE_REVISION_ANNOTATION,
   RESTARTED_AT_ANNOTATION,
+  type DeployTaskKind,
   type ReleaseJobOptions,
   RUN_APP_LABEL,
   RUN_CONTAINER,

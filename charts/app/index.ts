@@ -17,6 +17,7 @@ export {
   RELEASE_CONTAINER,
   RELEASE_JOB_VALUE,
   RELEASE_REVISION_ANNOTATION,
+  type DeployTaskKind,
   type ReleaseJobOptions,
   releaseJob,
   releaseJobName,
