@@ -14,10 +14,10 @@ export { ingressNames } from './ingress.ts';
 export { CONFIG_DIGEST_ANNOTATION, RESTARTED_AT_ANNOTATION } from './pod.ts';
 export { primaryPortMap } from './ports.ts';
 export {
+  type DeployTaskKind,
   RELEASE_CONTAINER,
   RELEASE_JOB_VALUE,
   RELEASE_REVISION_ANNOTATION,
-  type DeployTaskKind,
   type ReleaseJobOptions,
   releaseJob,
   releaseJobName,

@@ -51,9 +51,9 @@ import { lostConfigMessage } from './lost-secrets.ts';
 import { checkMounts } from './mounts.ts';
 import { ensureNamespace } from './namespace.ts';
 import { checkOwnership } from './ownership.ts';
+import { postdeployDue, recordPostdeployDue, runPostdeployTask } from './postdeploy-task.ts';
 import { appReleaseForwarding, progressForwarder } from './progress.ts';
 import { interruptDecision, releaseReport } from './release-outcome.ts';
-import { postdeployDue, recordPostdeployDue, runPostdeployTask } from './postdeploy-task.ts';
 import { releaseTaskStep } from './release-task.ts';
 import { type Rendered, renderChart } from './render.ts';
 
@@ -379,9 +379,7 @@ function checkReleaseTask(
     });
   } catch (err) {
     if (err instanceof ShellWordsError || err instanceof RangeError)
-      throw new InvalidInputError([
-        { path: kind, message: `the ${kind} task's command: ${err.message}` },
-      ]);
+      throw new InvalidInputError([{ path: kind, message: `the ${kind} task's command: ${err.message}` }]);
     throw err;
   }
   return values;
