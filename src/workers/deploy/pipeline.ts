@@ -329,8 +329,9 @@ export async function runAppPipeline(
     await ctx.log(`${app}: ${outcomeText(result.outcome, result.revision)}`);
     // Only after a rollout of a new revision: this attempt's, or an earlier attempt's of this job
     // (its upgrade is then a no-op); never for a deploy that changed nothing, or only repaired.
-    const rolledOut = result.outcome === 'deployed' || (await postdeployDue(ctx)) === result.revision;
-    if (postdeployValues && spec.postdeploy && rolledOut) {
+    const rolledOut = async () =>
+      result.outcome === 'deployed' || (await postdeployDue(ctx)) === result.revision;
+    if (postdeployValues && spec.postdeploy && (await rolledOut())) {
       const deployed = result.revision;
       const command = spec.postdeploy.command;
       postdeploy = () =>
