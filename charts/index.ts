@@ -13,6 +13,7 @@ export {
   type CronTaskValues,
   cronIdLabel,
   cronJobName,
+  type DeployTaskKind,
   deploymentName,
   ingressNames,
   type MountValues,

@@ -14,6 +14,7 @@ export { ingressNames } from './ingress.ts';
 export { CONFIG_DIGEST_ANNOTATION, RESTARTED_AT_ANNOTATION } from './pod.ts';
 export { primaryPortMap } from './ports.ts';
 export {
+  type DeployTaskKind,
   RELEASE_CONTAINER,
   RELEASE_JOB_VALUE,
   RELEASE_REVISION_ANNOTATION,

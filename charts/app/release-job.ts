@@ -1,7 +1,9 @@
 /**
- * The release task (Procfile `release`, app.json `scripts.dokku.predeploy`) as a Kubernetes Job
- * `{app}-release-{revision}`, run by the deploy pipeline before the app release's first write
- * (src/workers/deploy/release-task.ts, docs/apps.md "The release phase"). Its pod is the app's
+ * A deployment task as a Kubernetes Job `{app}-{kind}-{revision}`: the release task (Procfile
+ * `release`, app.json `scripts.dokku.predeploy`), run by the deploy pipeline before the app
+ * release's first write (src/workers/deploy/release-task.ts, docs/apps.md "The release phase"),
+ * or the postdeploy task (app.json `scripts.dokku.postdeploy`), run after its rollout
+ * (src/workers/deploy/postdeploy-task.ts, docs/apps.md "Postdeploy"). Its pod is the app's
  * pod of the revision being deployed: the new image, the new `config-{app}` through envFrom, the
  * pull secrets and every mount shared by all processes (a process's own mounts are its own).
  *
@@ -26,18 +28,25 @@ import type { AppChartValues } from './values.ts';
 
 /** `longshore.dev/job=release`: told apart from `run` Jobs (which prune deletes). */
 export const RELEASE_JOB_VALUE = 'release';
+/**
+ * Which deployment task a Job runs: its name's middle, its `longshore.dev/job` label (neither is
+ * `run`, so prune's run-Job sweep leaves both to their TTL) and its container's name.
+ */
+export type DeployTaskKind = 'release' | 'postdeploy';
 /** The app release revision the task ran for. */
 export const RELEASE_REVISION_ANNOTATION = 'longshore.dev/revision';
-/** The task's container: `kubectl logs job/{name}` needs no `-c`. */
+/** The task's container (named by its kind): `kubectl logs job/{name}` needs no `-c`. */
 export const RELEASE_CONTAINER = 'release';
 
-/** `{app}-release-{revision}`, shortened with a hash suffix when the app's name is long. */
-export function releaseJobName(app: string, revision: number): string {
-  return fitName(`${app}-release-${revision}`, DNS_LABEL_MAX);
+/** `{app}-{kind}-{revision}`, shortened with a hash suffix when the app's name is long. */
+export function releaseJobName(app: string, revision: number, kind: DeployTaskKind = 'release'): string {
+  return fitName(`${app}-${kind}-${revision}`, DNS_LABEL_MAX);
 }
 
 export interface ReleaseJobOptions {
-  /** The app release revision this task precedes. */
+  /** `release` (default) or `postdeploy`. */
+  kind?: DeployTaskKind;
+  /** The app release revision this task precedes (release) or follows (postdeploy). */
   revision: number;
   command: string;
   /** The longshore job running the deploy: a retried attempt recognises its own Job by it. */
@@ -52,10 +61,11 @@ export interface ReleaseJobOptions {
 }
 
 export function releaseJob(values: AppChartValues, task: ReleaseJobOptions): RenderedObject {
+  const kind = task.kind ?? 'release';
   const args = splitShellWords(task.command);
   if (args.length === 0) throw new RangeError('releaseJob: the command is empty');
   const labels = mergeUnder(
-    { ...appLabels(values.app), [RUN_APP_LABEL]: values.app, [RUN_JOB_LABEL]: RELEASE_JOB_VALUE },
+    { ...appLabels(values.app), [RUN_APP_LABEL]: values.app, [RUN_JOB_LABEL]: kind },
     values.labels,
   );
   const annotations = mergeUnder(
@@ -64,7 +74,7 @@ export function releaseJob(values: AppChartValues, task: ReleaseJobOptions): Ren
   );
   const mounts = mountsOf(values, undefined);
   const container: Record<string, unknown> = {
-    name: RELEASE_CONTAINER,
+    name: kind,
     image: values.image,
     args,
     envFrom: envFrom(values.app),
@@ -73,7 +83,7 @@ export function releaseJob(values: AppChartValues, task: ReleaseJobOptions): Ren
   };
   const template: Record<string, unknown> = { labels };
   if (Object.keys(values.annotations).length > 0) template.annotations = sortRecord(values.annotations);
-  const name = releaseJobName(values.app, task.revision);
+  const name = releaseJobName(values.app, task.revision, kind);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',

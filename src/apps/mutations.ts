@@ -38,6 +38,9 @@ export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
   const release = releaseTaskOf(spec, payload);
   if (release) next.release = release;
   else delete next.release;
+  // app.json is the only file that declares a postdeploy task: one without it drops the app's.
+  if (typeof payload.postdeploy === 'string') next.postdeploy = { command: payload.postdeploy };
+  else if (payload.postdeploy === null) delete next.postdeploy;
   // `release` is the release task, never a Deployment (a payload or spec from before it was).
   delete next.processes[RELEASE_PROCESS];
   refuseUnknownTypes(spec.app, next.processes, payload);

@@ -92,6 +92,14 @@ export const appSpec = z
      * before each deploy's app release (src/workers/deploy/release-task.ts), never a Deployment.
      */
     release: releaseTaskSpec.optional(),
+    /**
+     * The postdeploy task (app.json `scripts.dokku.postdeploy`): run as a Job after a deploy's
+     * rollout of a new revision (src/workers/deploy/postdeploy-task.ts).
+     */
+    postdeploy: z
+      .object({ command: z.string().trim().min(1).max(4096) })
+      .strict()
+      .optional(),
     cron: z.array(cronTaskSpec).max(100),
     /** Task id → CronJob name suffix, assigned once and reused (stable CronJob names). */
     cronSuffixes: z.record(z.string(), z.string().regex(/^[a-z0-9]{8}$/)),

@@ -32,6 +32,15 @@ export const JOB_FIELDS = {
   releaseJob: 'lsRelease',
   releaseRelay: 'lsReleaseLog',
   releaseEnd: 'lsReleaseEnd',
+  /**
+   * A deploy's postdeploy task, the same three (src/workers/deploy/postdeploy-task.ts), and the
+   * app release revision this job made (`lsPostdeployDue`, written before its first write): a
+   * retry whose upgrade finds that revision deployed knows the rollout was this job's.
+   */
+  postdeployJob: 'lsPostdeploy',
+  postdeployRelay: 'lsPostdeployLog',
+  postdeployEnd: 'lsPostdeployEnd',
+  postdeployDue: 'lsPostdeployDue',
 } as const;
 
 const P = KEY_PREFIX;

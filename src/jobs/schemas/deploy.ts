@@ -130,6 +130,12 @@ export const deployPayload = z
       })
       .optional(),
     /**
+     * app.json's postdeploy task (`scripts.dokku.postdeploy`, docs/apps.md "Postdeploy") when the
+     * deploy has an app.json: the command, or `null` when it has none (the app's is dropped).
+     * Absent (no app.json) keeps the app's.
+     */
+    postdeploy: releaseCommand.nullable().optional(),
+    /**
      * Registry credentials for `pull-secret-{app}` (the password sealed); `null` forgets them and
      * uninstalls that release; absent keeps whatever the app has.
      */

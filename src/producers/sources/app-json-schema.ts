@@ -210,20 +210,25 @@ const healthcheckList = z
 
 /**
  * `scripts.dokku.predeploy`: the release task (the same phase as a Procfile `release` here, since
- * images are built elsewhere and nothing is committed to them). Other scripts are not read here.
+ * images are built elsewhere and nothing is committed to them); `scripts.dokku.postdeploy`: the
+ * postdeploy task, run after the rollout. Other scripts are not read here.
  */
+const scriptCommand = (when: string) =>
+  z
+    .string({ error: expected('a command (a non-empty string)') })
+    .trim()
+    .min(1, { error: `must not be empty (a command to run ${when})` })
+    .max(4096, { error: 'must be at most 4096 characters' })
+    .optional();
+
 const scripts = z
   .object(
     {
       dokku: z
         .object(
           {
-            predeploy: z
-              .string({ error: expected('a command (a non-empty string)') })
-              .trim()
-              .min(1, { error: 'must not be empty (a command to run before the rollout)' })
-              .max(4096, { error: 'must be at most 4096 characters' })
-              .optional(),
+            predeploy: scriptCommand('before the rollout'),
+            postdeploy: scriptCommand('after the rollout'),
           },
           { error: expected('an object, e.g. {"predeploy": "bin/migrate"}') },
         )

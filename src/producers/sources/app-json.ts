@@ -26,6 +26,8 @@ export interface AppJsonParts {
   unsupported: string[];
   /** `scripts.dokku.predeploy`, the release task; absent when app.json has none. */
   predeploy?: string;
+  /** `scripts.dokku.postdeploy`, the postdeploy task; absent when app.json has none. */
+  postdeploy?: string;
 }
 
 /** The keys longshore reads (docs/apps.md, "app.json keys"). */
@@ -39,16 +41,17 @@ const DESCRIPTIVE_KEYS = ['name', 'description', 'keywords', 'website', 'reposit
 
 /**
  * Paths below an otherwise unsupported top-level key that a deploy does act on: never reported.
- * `scripts.dokku.predeploy` is the release task (docs/apps.md, "The release phase").
+ * `scripts.dokku.predeploy` is the release task (docs/apps.md, "The release phase"),
+ * `scripts.dokku.postdeploy` the postdeploy task (docs/apps.md, "Postdeploy").
  */
-const SUPPORTED_PATHS: string[] = ['scripts.dokku.predeploy'];
+const SUPPORTED_PATHS: string[] = ['scripts.dokku.predeploy', 'scripts.dokku.postdeploy'];
 
 /** Formation keys Dokku documents that longshore does not act on. */
 const UNSUPPORTED_FORMATION_KEYS = ['autoscaling', 'service'];
 
 /**
  * Every key of the document that longshore does not act on, as a JSON path, sorted: top-level
- * keys (`env`, `buildpacks`…; `scripts` by its leaves, `scripts.dokku.postdeploy`), and the
+ * keys (`env`, `buildpacks`…; `scripts` by its leaves, `scripts.postdeploy`), and the
  * formation settings it skips (`formation.web.autoscaling`). The deploy reports them once, as a
  * warning, instead of dropping them silently.
  */
@@ -148,6 +151,8 @@ export function parseAppJson(text: string, source = 'app.json'): AppJsonParts {
   const parts: AppJsonParts = { formation, unsupported: unsupportedAppJsonKeys(raw) };
   const predeploy = doc.scripts?.dokku?.predeploy;
   if (predeploy !== undefined) parts.predeploy = predeploy;
+  const postdeploy = doc.scripts?.dokku?.postdeploy;
+  if (postdeploy !== undefined) parts.postdeploy = postdeploy;
   if (doc.healthchecks) {
     parts.healthchecks = {};
     for (const [type, checks] of Object.entries(doc.healthchecks)) {

@@ -9,7 +9,9 @@
  *   progress streamed; leaked imagePullSecrets are removed by the same apply, see
  *   src/releases/pull-secret-leaks.ts; its values also record the spec and the config revision,
  *   src/apps/revision-record.ts; a deploy's release task runs as a Job once the app release's
- *   revision exists and before its first write, release-task.ts) → save the spec in the app record.
+ *   revision exists and before its first write, release-task.ts) → save the spec in the app record
+ *   → (a deploy that rolled out a new revision) its postdeploy task, postdeploy-task.ts, which the
+ *   caller runs once its own steps are done.
  *
  * Nothing is written until every chart has rendered and every input has been checked. Each step is
  * idempotent (unchanged releases are no-ops with zero writes), so a retried or resumed job
@@ -49,6 +51,7 @@ import { lostConfigMessage } from './lost-secrets.ts';
 import { checkMounts } from './mounts.ts';
 import { ensureNamespace } from './namespace.ts';
 import { checkOwnership } from './ownership.ts';
+import { postdeployDue, recordPostdeployDue, runPostdeployTask } from './postdeploy-task.ts';
 import { appReleaseForwarding, progressForwarder } from './progress.ts';
 import { interruptDecision, releaseReport } from './release-outcome.ts';
 import { releaseTaskStep } from './release-task.ts';
@@ -73,7 +76,16 @@ export interface AppChange {
    * "The release phase"). Only when the app release makes a revision (or continues this job's).
    */
   runReleaseTask?: boolean;
+  /**
+   * Give the result a `postdeploy` step running the spec's postdeploy task (a `deploy`:
+   * docs/apps.md, "Postdeploy") when the app release rolled out a new revision made by this job
+   * (in this attempt or, for a retry, an earlier one).
+   */
+  runPostdeployTask?: boolean;
 }
+
+/** The pipeline's result; `postdeploy`, when due, is the caller's to run (it is not stored). */
+export type PipelineResult = HandlerResult & { postdeploy?: () => Promise<void> };
 
 /** Renders the app chart of an app that has no image yet, only to validate its spec. */
 const VALIDATION_IMAGE = 'longshore.invalid/validation-only:0';
@@ -88,7 +100,7 @@ export async function runAppPipeline(
   ctx: HandlerContext<unknown>,
   cluster: Cluster,
   change: AppChange,
-): Promise<HandlerResult> {
+): Promise<PipelineResult> {
   const { history, apps, engine, kube } = cluster;
   const spec = validSpec(change.spec);
   const app = spec.app;
@@ -135,7 +147,11 @@ export async function runAppPipeline(
   // The release task's Job renders from the same values: a command that does not split is refused now.
   const releaseValues =
     appRelease && change.runReleaseTask && spec.release
-      ? checkReleaseTask(appValues.parse(appRelease.values), spec.release.command)
+      ? checkReleaseTask(appValues.parse(appRelease.values), spec.release.command, 'release')
+      : undefined;
+  const postdeployValues =
+    appRelease && change.runPostdeployTask && spec.postdeploy
+      ? checkReleaseTask(appValues.parse(appRelease.values), spec.postdeploy.command, 'postdeploy')
       : undefined;
 
   // 2. Writes, in dependency order. An app that has no image yet gets only what it already has
@@ -252,15 +268,20 @@ export async function runAppPipeline(
       await ctx.log(
         `release task: would run before the rollout, if ${app} gets a new revision: ${spec.release.command}`,
       );
+    if (appInput && postdeployValues && spec.postdeploy)
+      await ctx.log(
+        `postdeploy task: would run after the rollout, if ${app} gets a new revision: ${spec.postdeploy.command}`,
+      );
     if (appInput) await plan(await engine.plan(appInput));
     return dryRunResult(change.what, plans, newNamespace);
   }
 
   let revision: number | undefined;
+  let postdeploy: (() => Promise<void>) | undefined;
   if (appInput) {
     await ctx.step(`Releasing ${app}`);
     const forward = progressForwarder(ctx, app, appReleaseForwarding(app, Object.keys(spec.processes)));
-    const beforeApply =
+    const releaseStep =
       change.runReleaseTask && spec.release
         ? releaseTaskStep(ctx, cluster, {
             values: releaseValues!,
@@ -270,6 +291,15 @@ export async function runAppPipeline(
             serviceAccountName: history.deployed(releaseNames.app(app)) ? app : 'default',
             beforeOutput: () => forward.flush(),
           })
+        : undefined;
+    // The revision this job makes is recorded before its first write, so a retry whose upgrade
+    // finds it deployed still runs its postdeploy task (postdeploy-task.ts).
+    const beforeApply =
+      postdeployValues || releaseStep
+        ? async (made: number) => {
+            if (postdeployValues) await recordPostdeployDue(ctx, made);
+            await releaseStep?.(made);
+          }
         : undefined;
     const timeoutSeconds = spec.properties.deployTimeoutSeconds ?? APP_DEFAULTS.deployTimeoutSeconds;
     let result: Awaited<ReturnType<typeof engine.upgrade>>;
@@ -297,6 +327,27 @@ export async function runAppPipeline(
     revision = result.revision;
     ctx.report(await releaseReport(history, releaseNames.app(app), spec.image));
     await ctx.log(`${app}: ${outcomeText(result.outcome, result.revision)}`);
+    // Only after a rollout of a new revision: this attempt's, or an earlier attempt's of this job
+    // (its upgrade is then a no-op); never for a deploy that changed nothing, or only repaired.
+    const rolledOut = async () =>
+      result.outcome === 'deployed' || (await postdeployDue(ctx)) === result.revision;
+    if (postdeployValues && spec.postdeploy && (await rolledOut())) {
+      const deployed = result.revision;
+      const command = spec.postdeploy.command;
+      postdeploy = () =>
+        runPostdeployTask(
+          ctx,
+          cluster,
+          {
+            values: postdeployValues,
+            command,
+            timeoutSeconds: spec.properties.releaseTimeoutSeconds ?? APP_DEFAULTS.releaseTimeoutSeconds,
+            // The app release is deployed: its ServiceAccount exists.
+            serviceAccountName: app,
+          },
+          deployed,
+        );
+    }
   }
 
   await apps.saveSpec(app, spec);
@@ -307,13 +358,19 @@ export async function runAppPipeline(
     summary: `${change.what}${revision !== undefined ? ` (${app} revision ${revision})` : ''}`,
     ...(revision !== undefined ? { revision } : {}),
     ...(spec.image ? { image: spec.image } : {}),
+    ...(postdeploy ? { postdeploy } : {}),
   };
 }
 
 /** The values the release task's Job renders from, once its command was seen to render. */
-function checkReleaseTask(values: AppChartValues, command: string): AppChartValues {
+function checkReleaseTask(
+  values: AppChartValues,
+  command: string,
+  kind: 'release' | 'postdeploy',
+): AppChartValues {
   try {
     releaseJob(values, {
+      kind,
       revision: 1,
       command,
       jobId: 'validation',
@@ -323,9 +380,7 @@ function checkReleaseTask(values: AppChartValues, command: string): AppChartValu
     });
   } catch (err) {
     if (err instanceof ShellWordsError || err instanceof RangeError)
-      throw new InvalidInputError([
-        { path: 'release', message: `the release task's command: ${err.message}` },
-      ]);
+      throw new InvalidInputError([{ path: kind, message: `the ${kind} task's command: ${err.message}` }]);
     throw err;
   }
   return values;

@@ -35,7 +35,7 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
   const registryPassword = registry
     ? ctx.services.sealer.open(registry.password, sealContext.registryPassword(app))
     : registry; // null forgets the credentials, undefined keeps them
-  const result = await runAppPipeline(ctx, cluster, {
+  const { postdeploy, ...result } = await runAppPipeline(ctx, cluster, {
     spec,
     env: state.env,
     ...(state.configLost ? { configLost: state.configLost } : {}),
@@ -43,6 +43,7 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
     what: `deployed ${ctx.payload.image}${envChange ? ` (config ${describeEnvChange(envChange)})` : ''}`,
     headline: `Deploying ${app} (image ${ctx.payload.image})`,
     runReleaseTask: true,
+    runPostdeployTask: true,
   });
   // Only a Procfile that no longer declares a type removes it (docs/apps.md); say so, since it
   // deletes running objects. Before the app's first image there were no objects to delete.
@@ -54,6 +55,8 @@ export const deployHandler: Handler<DeployPayload> = async (ctx) => {
       );
   }
   await recordTypes(ctx, spec);
+  // Last: the new revision is deployed and recorded whatever the task does (postdeploy-task.ts).
+  if (postdeploy) await postdeploy();
   // The status projection shows the image this deploy rolled out (the runner reads no payloads).
   return {
     ...result,

@@ -47,6 +47,13 @@ export const RELEASE_TASK_FIELDS: RunRecordFields = {
   end: JOB_FIELDS.releaseEnd,
 };
 
+/** A deploy's postdeploy task (src/workers/deploy/postdeploy-task.ts). */
+export const POSTDEPLOY_TASK_FIELDS: RunRecordFields = {
+  job: JOB_FIELDS.postdeployJob,
+  relay: JOB_FIELDS.postdeployRelay,
+  end: JOB_FIELDS.postdeployEnd,
+};
+
 export class RunRecord {
   private readonly key: string;
 
@@ -81,6 +88,11 @@ export class RunRecord {
   /** The Job was deleted before its command ran (its pod could not start): a retry may create it again. */
   async forgetJob(): Promise<void> {
     await this.redis.hdel(this.key, this.fields.job, this.fields.relay);
+  }
+
+  /** Forgets the Job, its cursor and its end: a task run again (a retried postdeploy) starts over. */
+  async forget(): Promise<void> {
+    await this.redis.hdel(this.key, this.fields.job, this.fields.relay, this.fields.end);
   }
 
   /** Adds the cursor's write to a transaction that also writes the lines it covers. */

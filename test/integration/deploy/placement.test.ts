@@ -42,7 +42,8 @@ const PROCFILE = 'web: bin/web\nworker: bin/worker\n';
 const APP_JSON = JSON.stringify({
   name: 'shop',
   env: { SECRET: { generator: 'secret' } },
-  scripts: { dokku: { postdeploy: 'bin/notify' } },
+  // Heroku's top-level `postdeploy` (Dokku reads `scripts.dokku.postdeploy`): not read.
+  scripts: { postdeploy: 'bin/notify' },
   formation: {
     web: { quantity: 2, max_parallel: 2 },
     worker: { quantity: 1, autoscaling: { min_quantity: 1 } },
@@ -156,7 +157,7 @@ describe('rollout parallelism, labels, annotations and placement', () => {
     // Reported once, naming every key the deploy does not act on.
     const all = `${deployed.stdout}${deployed.stderr}`;
     const warning =
-      'app.json: not supported by longshore, ignored: env, formation.worker.autoscaling, scripts.dokku.postdeploy';
+      'app.json: not supported by longshore, ignored: env, formation.worker.autoscaling, scripts.postdeploy';
     expect(all.split(warning).length - 1).toBe(1);
     const jobId = /enqueued deploy job (\S+)/.exec(all)?.[1];
     const shown = JSON.parse(await fleet.ok(['jobs:show', jobId!, '--json'])) as {

@@ -109,4 +109,30 @@ describe('the release task in the spec', () => {
     expect(err).toBeInstanceOf(InvalidInputError);
     expect(err?.message).toMatch(/scripts\.dokku\.predeploy: must not be empty/);
   });
+
+  it("reads app.json's scripts.dokku.postdeploy, refusing an empty or non-string one by its path", () => {
+    const parts = parseAppJson(JSON.stringify({ scripts: { dokku: { postdeploy: 'bin/notify' } } }));
+    expect(parts.postdeploy).toBe('bin/notify');
+    expect(parts.unsupported).toEqual([]);
+    expect(parseAppJson(JSON.stringify({ scripts: { postdeploy: 'x' } })).postdeploy).toBeUndefined();
+    for (const bad of ['', '   ', 3]) {
+      const err = (() => {
+        try {
+          parseAppJson(JSON.stringify({ scripts: { dokku: { postdeploy: bad } } }), 'app.json');
+        } catch (e) {
+          return e as InvalidInputError;
+        }
+      })();
+      expect(err).toBeInstanceOf(InvalidInputError);
+      expect(err?.message).toMatch(/scripts\.dokku\.postdeploy: must/);
+    }
+  });
+
+  it('a deploy with an app.json sets or drops the postdeploy task; one without keeps it', () => {
+    const withTask = applyDeploy(emptySpec('shop'), deploy({ postdeploy: 'bin/notify' }));
+    expect(withTask.postdeploy).toEqual({ command: 'bin/notify' });
+    expect(applyDeploy(withTask, deploy({})).postdeploy).toEqual({ command: 'bin/notify' });
+    expect(applyDeploy(withTask, deploy({ postdeploy: null })).postdeploy).toBeUndefined();
+    expect(deployPayload.safeParse(deploy({ postdeploy: '  ' })).success).toBe(false);
+  });
 });

@@ -70,4 +70,24 @@ describe('releaseJob', () => {
     expect(releaseJobName(LONG_APP, 1)).not.toBe(releaseJobName(LONG_APP, 2));
     expect(() => releaseJob(minimalApp, task({ command: '  ' }))).toThrow(RangeError);
   });
+
+  it('renders the postdeploy task the same way, under its own name, label and container', () => {
+    const job = releaseJob(fullApp, task({ kind: 'postdeploy' }));
+    validateObject(job);
+    expect(job.metadata.name).toBe('shop-postdeploy-3');
+    expect(job.metadata.labels?.[RUN_JOB_LABEL]).toBe('postdeploy');
+    const pod = (job.spec as { template: { spec: Pod } }).template.spec;
+    expect(pod.containers[0]?.name).toBe('postdeploy');
+    expect(pod.containers[0]?.image).toBe(fullApp.image);
+    expect(pod.imagePullSecrets).toEqual([{ name: 'pull-secret-shop' }]);
+    // Same pod as the release task's otherwise (only the kind differs).
+    const release = releaseJob(fullApp, task());
+    const releasePod = (release.spec as { template: { spec: Pod } }).template.spec;
+    expect({ ...pod, containers: pod.containers.map((c) => ({ ...c, name: 'x' })) }).toEqual({
+      ...releasePod,
+      containers: releasePod.containers.map((c) => ({ ...c, name: 'x' })),
+    });
+    expect(releaseJobName('shop', 4, 'postdeploy')).toBe('shop-postdeploy-4');
+    expect(releaseJobName(LONG_APP, 4, 'postdeploy').length).toBeLessThanOrEqual(63);
+  });
 });

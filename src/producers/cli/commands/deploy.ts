@@ -184,6 +184,7 @@ export async function deployPayloadFrom(
     const parts = parseAppJson(sources.appJson.text, sources.appJson.label);
     if (parsed) refuseTypesNotInProcfile(parts, procfile, sources.appJson.label, sources.procfile!.label);
     release.predeploy = parts.predeploy ?? null;
+    payload.postdeploy = parts.postdeploy ?? null;
     if (typeof release.procfile === 'string' && parts.predeploy !== undefined)
       throw new InvalidInputError(
         [
