@@ -44,7 +44,9 @@ export function deployment(ctx: AppContext, process: string, spec: ProcessValues
       annotationsFor(values, 'deployment', process),
     ),
     spec: {
-      replicas: spec.replicas,
+      // An autoscaled process's replicas are its autoscaler's (autoscaler.ts): not in longshore's
+      // applied configuration, so server-side apply leaves the field to that manager.
+      ...(spec.autoscaling ? {} : { replicas: spec.replicas }),
       revisionHistoryLimit: REVISION_HISTORY_LIMIT,
       selector: { matchLabels: processSelector(values.app, process) },
       ...rolloutStrategy(spec),

@@ -1,9 +1,10 @@
 /**
- * The app chart's objects, in a fixed order: ServiceAccount, Deployments by process type, the web
+ * The app chart's objects, in a fixed order: ServiceAccount, Deployments by process type, their autoscalers, the web
  * Service, Ingresses by domain, CronJobs by suffix. (The release engine applies them in its own
  * dependency order; this order only keeps the output byte-identical.)
  */
 import type { RenderedObject } from '../types.ts';
+import { autoscaler } from './autoscaler.ts';
 import { appContext } from './context.ts';
 import { cronJob } from './cronjob.ts';
 import { deployment } from './deployment.ts';
@@ -17,6 +18,10 @@ export function renderApp(values: AppChartValues): RenderedObject[] {
   const objects: RenderedObject[] = [serviceAccount(values)];
   for (const process of Object.keys(values.processes).sort()) {
     objects.push(deployment(ctx, process, values.processes[process]!));
+  }
+  for (const process of Object.keys(values.processes).sort()) {
+    const scaling = values.processes[process]!.autoscaling;
+    if (scaling) objects.push(autoscaler(ctx, process, scaling));
   }
   const service = webService(ctx);
   if (service) objects.push(service);

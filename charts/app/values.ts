@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { processTypeProblem } from '../../rules/app-names.ts';
+import { autoscaling, resourceTriggersOnly } from '../../rules/autoscaling.ts';
 import { cronSchedule } from '../../rules/cron.ts';
 import { hostname } from '../../rules/domains.ts';
 import { dns1123Label } from '../../rules/name-schemas.ts';
@@ -95,6 +96,8 @@ const processValues = z.strictObject({
   maxParallel: z.int('must be a whole number').min(1, 'must be 1 or more').max(1000).optional(),
   /** The placement profile's contents: the pods' nodeSelector and tolerations. */
   placement: placementProfile.optional(),
+  /** The process's autoscaler (charts/app/autoscaler.ts); while set, `replicas` is not rendered. */
+  autoscaling: autoscaling.optional(),
 });
 
 const processes = z.record(z.string(), processValues).superRefine((record, ctx) => {
@@ -165,10 +168,40 @@ export const appValues = z
     annotations: userAnnotations,
     /** Labels and annotations scoped by process type and resource type (charts/app/user-metadata.ts). */
     metadata: objectMetadata.optional(),
+    /**
+     * A cluster fact: whether KEDA's ScaledObject CRD is served. Autoscaled processes render a
+     * ScaledObject with it, an `autoscaling/v2` HPA without (cpu/memory triggers only).
+     */
+    keda: z.boolean().optional(),
   })
   .superRefine((values, ctx) => {
     const issue = (path: (string | number)[], message: string) =>
       ctx.addIssue({ code: 'custom', path, message });
+
+    for (const [type, process] of Object.entries(values.processes)) {
+      const scaling = process.autoscaling;
+      if (!scaling) continue;
+      const at = ['processes', type, 'autoscaling'];
+      scaling.triggers.forEach((t, i) => {
+        // KEDA's cpu and memory scalers take their target as metadata "value" (pkg/scalers/cpu_memory_scaler.go).
+        if ((t.type === 'cpu' || t.type === 'memory') && !/^[1-9][0-9]*$/.test(t.metadata.value ?? ''))
+          issue(
+            [...at, 'triggers', i, 'metadata', 'value'],
+            `must be a whole number above 0 (the ${t.type} target); got ${JSON.stringify(t.metadata.value ?? '')}`,
+          );
+      });
+      if (values.keda) continue;
+      if (!resourceTriggersOnly(scaling)) {
+        issue(at, 'KEDA is not installed on this cluster (no ScaledObject CRD)');
+        continue;
+      }
+      // An HPA scales to 0 only behind the HPAScaleToZero feature gate (k8s.io/kubernetes pkg/apis/autoscaling/validation).
+      if (scaling.minReplicas < 1)
+        issue(
+          [...at, 'minReplicas'],
+          'must be 1 or more without KEDA (a HorizontalPodAutoscaler does not scale to 0)',
+        );
+    }
 
     // Repeated maps are one map (a set), not a conflict.
     const conflict = portMapConflict(sortedPortMaps(values.ports));

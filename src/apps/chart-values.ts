@@ -55,7 +55,12 @@ export function portsOf(spec: AppSpec): string[] {
 /** Values of the app chart; the spec must have an image (the pipeline checks before calling). */
 export function appChartValues(
   spec: AppSpec & { image: string },
-  options: { globalPullSecret?: boolean; profiles?: Readonly<Record<string, PlacementProfile>> } = {},
+  options: {
+    globalPullSecret?: boolean;
+    profiles?: Readonly<Record<string, PlacementProfile>>;
+    /** Whether KEDA's ScaledObject is served (asked only when a process autoscales). */
+    keda?: boolean;
+  } = {},
 ): AppChartValues {
   return {
     app: spec.app,
@@ -80,6 +85,7 @@ export function appChartValues(
     labels: { ...(spec.properties.labels ?? {}) },
     annotations: { ...(spec.properties.annotations ?? {}) },
     ...(spec.metadata ? { metadata: structuredClone(spec.metadata) } : {}),
+    ...(options.keda !== undefined ? { keda: options.keda } : {}),
   };
 }
 

@@ -3,6 +3,8 @@
  * out, or an InvalidInputError naming the problem (before anything is written). Lists are kept
  * sorted and deduplicated so equal specs render equal objects.
  */
+
+import { processObjectName as autoscalerName } from '../../charts/names.ts';
 import { InvalidInputError } from '../core/errors.ts';
 import { unknownFormationTypes, unknownScaleTypes } from '../jobs/app-processes.ts';
 import type { DeployPayload } from '../jobs/schemas/deploy.ts';
@@ -44,12 +46,15 @@ export function applyDeploy(spec: AppSpec, payload: DeployPayload): AppSpec {
   // `release` is the release task, never a Deployment (a payload or spec from before it was).
   delete next.processes[RELEASE_PROCESS];
   refuseUnknownTypes(spec.app, next.processes, payload);
-  for (const [type, { replicas, maxParallel }] of Object.entries(payload.formation ?? {})) {
+  for (const [type, { replicas, maxParallel, autoscaling }] of Object.entries(payload.formation ?? {})) {
     const process = next.processes[type]!;
     if (replicas !== undefined) process.replicas = replicas;
     // max_parallel is the file's: an entry without it returns the type to the default rollout.
     if (maxParallel !== undefined) process.maxParallel = maxParallel;
     else delete process.maxParallel;
+    // So is autoscaling: an entry without it returns the type to its fixed replica count.
+    if (autoscaling !== undefined) process.autoscaling = structuredClone(autoscaling);
+    else delete process.autoscaling;
   }
   if (payload.healthchecks) {
     for (const [type, process] of Object.entries(next.processes)) {
@@ -132,6 +137,7 @@ function processSetOf(spec: AppSpec, payload: DeployPayload): Record<string, Pro
       ...(before?.restartedAt ? { restartedAt: before.restartedAt } : {}),
       // The rollout and placement settings of a type stay with it across Procfile deploys.
       ...(before?.maxParallel !== undefined ? { maxParallel: before.maxParallel } : {}),
+      ...(before?.autoscaling !== undefined ? { autoscaling: structuredClone(before.autoscaling) } : {}),
       ...(before?.profile !== undefined ? { profile: before.profile } : {}),
     };
   }
@@ -161,6 +167,16 @@ export function removedProcessTypes(before: AppSpec, after: AppSpec): string[] {
 
 export function applyScale(spec: AppSpec, payload: ScalePayload): AppSpec {
   const issues = unknownScaleTypes(spec.app, Object.keys(payload.processes), Object.keys(spec.processes));
+  // An autoscaled type's replicas are its autoscaler's (charts/app/autoscaler.ts): a count set
+  // here would never be written, and would be undone by the autoscaler if it were.
+  for (const type of Object.keys(payload.processes).sort()) {
+    const scaling = spec.processes[type]?.autoscaling;
+    if (scaling)
+      issues.push({
+        path: `processes.${type}`,
+        message: `${type} is autoscaled by its autoscaler ${autoscalerName(spec.app, type)} (app.json formation.${type}.autoscaling: ${scaling.minReplicas} to ${scaling.maxReplicas} replicas); change min_quantity/max_quantity there instead`,
+      });
+  }
   if (issues.length > 0) throw new InvalidInputError(issues, 'scale');
   const next = structuredClone(spec);
   for (const [type, replicas] of Object.entries(payload.processes)) next.processes[type]!.replicas = replicas;

@@ -4,6 +4,7 @@
  * app record's settings in the system namespace; see docs/apps.md for which spec a job builds on.
  */
 import { z } from 'zod';
+import { autoscaling } from '../../rules/autoscaling.ts';
 import { objectMetadata } from '../../rules/object-metadata.ts';
 import { profileName } from '../../rules/placement.ts';
 import {
@@ -35,6 +36,11 @@ const processSpec = z
     restartedAt: z.iso.datetime().optional(),
     /** app.json `formation.<type>.max_parallel`: pods rolled at once (charts/app/rollout.ts). */
     maxParallel: z.number().int().min(1).max(1000).optional(),
+    /**
+     * app.json `formation.<type>.autoscaling`: while set, an autoscaler owns the type's replicas
+     * (charts/app/autoscaler.ts) and `replicas` here is only the count before it took over.
+     */
+    autoscaling: autoscaling.optional(),
     /** `ps:set APP TYPE profile NAME`: the fleet placement profile its pods are placed by. */
     profile: profileName.optional(),
   })

@@ -29,6 +29,8 @@ export const APPLY_ORDER: readonly string[] = [
   'CronJob',
   'Pod',
   'HorizontalPodAutoscaler',
+  // KEDA's (a CRD): after the Deployment it scales, like the HPA it drives.
+  'ScaledObject',
   'Service',
   'Ingress',
 ];

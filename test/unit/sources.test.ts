@@ -112,13 +112,13 @@ describe('app.json', () => {
         env: { A: 'x' },
         buildpacks: [{ url: 'heroku/ruby' }],
         scripts: { dokku: { postdeploy: 'bin/notify' }, postdeploy: 'x' },
-        formation: { web: { quantity: 1, autoscaling: { min_quantity: 1 } } },
+        formation: { web: { quantity: 1, service: { external: false } } },
       }),
     );
     expect(parts.unsupported).toEqual([
       'buildpacks',
       'env',
-      'formation.web.autoscaling',
+      'formation.web.service',
       // scripts.dokku.postdeploy is the postdeploy task: read, so not reported.
       'scripts.postdeploy',
     ]);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { autoscaling } from '../../../rules/autoscaling.ts';
 import { defineContract } from '../contract.ts';
 import {
   appName,
@@ -102,6 +103,8 @@ export const deployPayload = z
             replicas: nonNegativeInt(1000).optional(),
             /** `max_parallel`: pods rolled at once (the Deployment's rolling update); absent clears it. */
             maxParallel: z.number().int().min(1).max(1000).optional(),
+            /** `autoscaling`: the type's autoscaler (charts/app/autoscaler.ts); absent removes it. */
+            autoscaling: autoscaling.optional(),
           })
           .strict(),
       )

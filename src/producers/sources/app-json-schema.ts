@@ -8,12 +8,17 @@
  * `name`, `env`, `scripts`, `buildpacks`…), and the deploy reports the ones that matter by name
  * (unsupportedAppJsonKeys in app-json.ts). Inside a formation,
  * cron or healthcheck entry, keys Dokku documents but longshore does not implement are either
- * accepted (`name`, `description`; `autoscaling` and `service`, reported like the above) or
+ * accepted (`name`, `description`; `service`, reported like the above) or
  * refused with the reason (when ignoring them would run something other than what was asked:
  * `uptime`, `httpHeaders`…); any other key is refused as unknown, since it is most likely a typo
  * (`quantitiy`) that Dokku would silently drop.
  */
 import { z } from 'zod';
+import {
+  AUTOSCALING_REPLICAS_MAX,
+  AUTOSCALING_SECONDS_MAX,
+  KEDA_TRIGGER_TYPES,
+} from '../../../rules/autoscaling.ts';
 import { cronSchedule, PROCESS_TYPE_MAX, processType } from '../../jobs/schemas/common.ts';
 
 /** What a JSON value is, for "got …" in messages. */
@@ -86,16 +91,67 @@ export const FORMATION_QUANTITY_MAX = 1000;
 
 export const MAX_PARALLEL_MAX = 1000;
 
+const KEDA_TRIGGERS: readonly string[] = KEDA_TRIGGER_TYPES;
+
+const autoscalingTrigger = entry(
+  'an autoscaling trigger',
+  {
+    type: z
+      .string({ error: expected('a KEDA scaler name such as "cpu", "memory", "redis" or "prometheus"') })
+      .refine((t) => KEDA_TRIGGERS.includes(t), {
+        error: (issue) =>
+          `is not a KEDA scaler: ${describeJson(issue.input)} (keda.sh/docs/latest/scalers lists them, e.g. cpu, memory, redis, prometheus, rabbitmq)`,
+      }),
+    metadata: z
+      .record(
+        z.string().min(1).max(253),
+        z.union([z.string(), z.number(), z.boolean()], { error: expected('a string') }),
+        { error: expected('an object of scaler settings, e.g. {"value": "60"}') },
+      )
+      .optional(),
+  },
+  [],
+);
+
+/** Dokku's k3s scheduler autoscaling block: a KEDA ScaledObject (charts/app/autoscaler.ts). */
+const autoscalingEntry = entry(
+  'an autoscaling block',
+  {
+    min_quantity: wholeNumber(0, AUTOSCALING_REPLICAS_MAX).optional(),
+    max_quantity: wholeNumber(1, AUTOSCALING_REPLICAS_MAX),
+    polling_interval_seconds: wholeNumber(1, AUTOSCALING_SECONDS_MAX, ' (seconds)').optional(),
+    cooldown_seconds: wholeNumber(0, AUTOSCALING_SECONDS_MAX, ' (seconds)').optional(),
+    triggers: z
+      .array(autoscalingTrigger, {
+        error: expected('a list of triggers, e.g. [{"type": "cpu", "metadata": {"value": "60"}}]'),
+      })
+      .min(1, { error: 'must name at least one trigger' })
+      .max(20, { error: 'must have at most 20 triggers' }),
+  },
+  [],
+).superRefine((a, ctx) => {
+  if (a.min_quantity !== undefined && a.min_quantity > a.max_quantity) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['min_quantity'],
+      message: `is ${a.min_quantity}, above max_quantity ${a.max_quantity}`,
+    });
+  }
+});
+
+export type AppJsonAutoscaling = z.infer<typeof autoscalingEntry>;
+
 const formationEntry = entry(
   'a formation entry',
   {
     quantity: wholeNumber(0, FORMATION_QUANTITY_MAX).optional(),
     /** Pods rolled at once: the Deployment's rolling update (charts/app/rollout.ts). */
     max_parallel: wholeNumber(1, MAX_PARALLEL_MAX).optional(),
+    autoscaling: autoscalingEntry.optional(),
   },
-  // Dokku's autoscaling and service settings: not acted on, and reported as such with every
-  // deploy (unsupportedAppJsonKeys in app-json.ts); longshore runs the formation's fixed quantity.
-  ['autoscaling', 'service'],
+  // Dokku's service settings: not acted on, and reported as such with every deploy
+  // (unsupportedAppJsonKeys in app-json.ts).
+  ['service'],
 );
 
 const CONCURRENCY = ['allow', 'forbid', 'replace'] as const;

@@ -5,9 +5,10 @@
  * names every problem by its JSON path (`healthchecks.web[0].port`).
  */
 import type { z } from 'zod';
+import type { Autoscaling } from '../../../rules/autoscaling.ts';
 import { type FieldIssue, InvalidInputError } from '../../core/errors.ts';
 import type { DeployPayload } from '../../jobs/schemas/deploy.ts';
-import { type AppJsonHealthcheck, appJsonDocument } from './app-json-schema.ts';
+import { type AppJsonAutoscaling, type AppJsonHealthcheck, appJsonDocument } from './app-json-schema.ts';
 
 /** Largest app.json the CLI reads (Dokku's samples are a few KiB; a Secret holds 1 MiB in all). */
 export const APP_JSON_MAX_BYTES = 1024 * 1024;
@@ -47,7 +48,7 @@ const DESCRIPTIVE_KEYS = ['name', 'description', 'keywords', 'website', 'reposit
 const SUPPORTED_PATHS: string[] = ['scripts.dokku.predeploy', 'scripts.dokku.postdeploy'];
 
 /** Formation keys Dokku documents that longshore does not act on. */
-const UNSUPPORTED_FORMATION_KEYS = ['autoscaling', 'service'];
+const UNSUPPORTED_FORMATION_KEYS = ['service'];
 
 /**
  * Every key of the document that longshore does not act on, as a JSON path, sorted: top-level
@@ -125,6 +126,23 @@ function probeOf(check: AppJsonHealthcheck): Probe {
   };
 }
 
+/** The payload's form of an autoscaling block: KEDA's metadata is strings only (map[string]string). */
+function autoscalingOf(a: AppJsonAutoscaling): Autoscaling {
+  return {
+    // KEDA's default minReplicaCount (keda.sh/docs/latest/reference/scaledobject-spec).
+    minReplicas: a.min_quantity ?? 0,
+    maxReplicas: a.max_quantity,
+    ...(a.polling_interval_seconds !== undefined
+      ? { pollingIntervalSeconds: a.polling_interval_seconds }
+      : {}),
+    ...(a.cooldown_seconds !== undefined ? { cooldownSeconds: a.cooldown_seconds } : {}),
+    triggers: a.triggers.map((t) => ({
+      type: t.type as Autoscaling['triggers'][number]['type'],
+      metadata: Object.fromEntries(Object.entries(t.metadata ?? {}).map(([k, v]) => [k, String(v)])),
+    })),
+  };
+}
+
 const POLICY = { allow: 'Allow', forbid: 'Forbid', replace: 'Replace' } as const;
 
 export function parseAppJson(text: string, source = 'app.json'): AppJsonParts {
@@ -146,6 +164,7 @@ export function parseAppJson(text: string, source = 'app.json'): AppJsonParts {
     formation[type] = {
       ...(entry.quantity !== undefined ? { replicas: entry.quantity } : {}),
       ...(entry.max_parallel !== undefined ? { maxParallel: entry.max_parallel } : {}),
+      ...(entry.autoscaling !== undefined ? { autoscaling: autoscalingOf(entry.autoscaling) } : {}),
     };
 
   const parts: AppJsonParts = { formation, unsupported: unsupportedAppJsonKeys(raw) };

@@ -46,6 +46,7 @@ import type { HandlerContext, HandlerResult } from '../handler.ts';
 import { type GlobalCredential, globalCredentialSnapshot } from '../registry/global-credentials.ts';
 import { dryRunResult, namespaceMissing, planLine } from './dry-run.ts';
 import { followFleetCredential, globalPullSecretPlan, isFleetPullSecret } from './fleet-pull-secret.ts';
+import { autoscales, kedaServed } from './keda.ts';
 import { keptPullSecret } from './kept-pull-secret.ts';
 import { lostConfigMessage } from './lost-secrets.ts';
 import { checkMounts } from './mounts.ts';
@@ -134,11 +135,13 @@ export async function runAppPipeline(
   // still rendered (with a stand-in image) so a spec that could never deploy is refused now.
   // The fleet placement profiles the processes use (a Redis read): their contents are rendered.
   const profiles = await readProfiles(ctx.services.redis, profilesOf(spec));
+  // A cluster fact the chart needs for an autoscaled process: ScaledObject with KEDA, HPA without.
+  const keda = autoscales(spec) ? await kedaServed(kube.kc) : undefined;
   const rendered = renderChart(
     appChart,
     appChartValues(
       { ...spec, image: spec.image ?? VALIDATION_IMAGE },
-      { globalPullSecret: usesGlobal(pullSecret), profiles },
+      { globalPullSecret: usesGlobal(pullSecret), profiles, ...(keda !== undefined ? { keda } : {}) },
     ),
     `app ${app}`,
   );

@@ -46,7 +46,7 @@ const APP_JSON = JSON.stringify({
   scripts: { postdeploy: 'bin/notify' },
   formation: {
     web: { quantity: 2, max_parallel: 2 },
-    worker: { quantity: 1, autoscaling: { min_quantity: 1 } },
+    worker: { quantity: 1, service: { external: false } },
   },
   cron: [{ command: 'bin/report', schedule: '@daily' }],
 });
@@ -157,7 +157,7 @@ describe('rollout parallelism, labels, annotations and placement', () => {
     // Reported once, naming every key the deploy does not act on.
     const all = `${deployed.stdout}${deployed.stderr}`;
     const warning =
-      'app.json: not supported by longshore, ignored: env, formation.worker.autoscaling, scripts.postdeploy';
+      'app.json: not supported by longshore, ignored: env, formation.worker.service, scripts.postdeploy';
     expect(all.split(warning).length - 1).toBe(1);
     const jobId = /enqueued deploy job (\S+)/.exec(all)?.[1];
     const shown = JSON.parse(await fleet.ok(['jobs:show', jobId!, '--json'])) as {

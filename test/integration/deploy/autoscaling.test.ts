@@ -1,0 +1,198 @@
+/**
+ * Autoscaling end to end: CLI → Redis → worker process → kube-sim over HTTP. Without KEDA's CRD a
+ * cpu trigger becomes an `autoscaling/v2` HPA and a redis trigger is refused; with KEDA's published
+ * CRD applied (test/fixtures/kube-sim/crds) the autoscaled type gets a ScaledObject. Either way the
+ * Deployment's replicas are left to the autoscaler's field manager: a sync after another manager
+ * scaled it through `/scale` writes nothing, and `ps:scale` of the type is refused.
+ */
+import { join } from 'node:path';
+import * as k8s from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DeployFleet, startDeployFleet } from '../../helpers/deploy-fleet.ts';
+import { type KubeCli, kubeCli } from '../../helpers/kubectl.ts';
+
+const SCALED_OBJECTS = join(import.meta.dirname, '../../fixtures/kube-sim/crds/keda.sh_scaledobjects.yaml');
+
+let fleet: DeployFleet;
+let cli: KubeCli;
+
+beforeAll(async () => {
+  fleet = await startDeployFleet();
+  cli = await kubeCli(fleet.sim);
+  await fleet.startWorker();
+});
+
+afterAll(async () => {
+  await fleet?.stop();
+});
+
+const PROCFILE = 'web: bin/web\nworker: bin/worker\n';
+
+const appJson = (trigger: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    formation: {
+      web: { quantity: 1 },
+      worker: {
+        quantity: 1,
+        autoscaling: {
+          min_quantity: 1,
+          max_quantity: 5,
+          cooldown_seconds: 120,
+          triggers: [trigger],
+          ...extra,
+        },
+      },
+    },
+  });
+
+const CPU = { type: 'cpu', metadata: { value: '60' } };
+const REDIS = { type: 'redis', metadata: { address: 'redis:6379', listName: 'jobs', listLength: '5' } };
+
+const deployArgs = (app: string, json: string) => [
+  'deploy',
+  app,
+  '--image',
+  `registry.example.com/${app}:1`,
+  '--procfile',
+  fleet.file(`${app}.Procfile`, PROCFILE),
+  '--app-json',
+  fleet.file(`${app}.app.json`, json),
+  '--wait',
+];
+
+const deployment = (name: string): Promise<k8s.V1Deployment> =>
+  fleet.apps.readNamespacedDeployment({ name, namespace: 'default' });
+
+/** Another field manager (as the HPA controller does) sets the replica count through `/scale`. */
+async function scaleAsAutoscaler(name: string, replicas: number): Promise<void> {
+  await fleet.apps.patchNamespacedDeploymentScale(
+    { name, namespace: 'default', body: { spec: { replicas } }, fieldManager: 'horizontal-pod-autoscaler' },
+    k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+  );
+}
+
+/** Writes of a sync, leaving out the fleet's own bookkeeping (leases, its namespace). */
+async function syncWrites(): Promise<string[]> {
+  const writes = await fleet.writesDuring(() => fleet.ok(['sync', '--wait']));
+  return writes.filter((w) => !w.includes('longshore-system/') && !w.includes('/leases'));
+}
+
+/** Managers of the Deployment's spec.replicas (not status.replicas), from its managedFields. */
+async function replicasManagers(name: string): Promise<string[]> {
+  const d = await deployment(name);
+  return (d.metadata?.managedFields ?? [])
+    .filter((f) => {
+      const fields = f.fieldsV1 as { 'f:spec'?: Record<string, unknown> } | undefined;
+      return fields?.['f:spec']?.['f:replicas'] !== undefined;
+    })
+    .map((f) => f.manager ?? '')
+    .sort();
+}
+
+describe('autoscaling', () => {
+  it('refuses a bad autoscaling block before anything is enqueued, naming the app.json path', async () => {
+    const cases: [string, RegExp][] = [
+      [
+        appJson(CPU, { min_quantity: 6 }),
+        /formation\.worker\.autoscaling\.min_quantity: is 6, above max_quantity 5/,
+      ],
+      [
+        appJson(CPU, { max_quantity: 0 }),
+        /formation\.worker\.autoscaling\.max_quantity: must be a whole number from 1/,
+      ],
+      [
+        appJson({ type: 'redis-queue', metadata: {} }),
+        /formation\.worker\.autoscaling\.triggers\[0\]\.type: is not a KEDA scaler: the string "redis-queue"/,
+      ],
+      [
+        appJson(CPU, { polling_interval_seconds: 0 }),
+        /formation\.worker\.autoscaling\.polling_interval_seconds: must be a whole number from 1 to 86400/,
+      ],
+    ];
+    for (const [json, message] of cases) {
+      const result = await fleet.cli(deployArgs('bad', json));
+      expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(`${result.stdout}${result.stderr}`).not.toMatch(/enqueued/);
+    }
+    expect((await fleet.apps.listNamespacedDeployment({ namespace: 'default' })).items).toEqual([]);
+  });
+
+  it('without KEDA: a cpu trigger gives an HPA, a redis trigger is refused', async () => {
+    const refused = await fleet.cli(deployArgs('queue', appJson(REDIS)));
+    expect(refused.code, refused.stdout).not.toBe(0);
+    expect(`${refused.stdout}${refused.stderr}`).toMatch(
+      /KEDA is not installed on this cluster \(no ScaledObject CRD\)/,
+    );
+    expect((await fleet.apps.listNamespacedDeployment({ namespace: 'default' })).items).toEqual([]);
+
+    await fleet.ok(deployArgs('shop', appJson(CPU)));
+    const hpa = fleet.kc.makeApiClient(k8s.AutoscalingV2Api);
+    const got = await hpa.readNamespacedHorizontalPodAutoscaler({
+      name: 'shop-worker',
+      namespace: 'default',
+    });
+    expect(got.spec).toMatchObject({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'shop-worker' },
+      minReplicas: 1,
+      maxReplicas: 5,
+      metrics: [
+        {
+          type: 'Resource',
+          resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 60 } },
+        },
+      ],
+      behavior: { scaleDown: { stabilizationWindowSeconds: 120 } },
+    });
+    // web is not autoscaled: no HPA, and its replicas stay longshore's.
+    expect(await replicasManagers('shop-web')).toEqual(['longshore']);
+    expect(await replicasManagers('shop-worker')).toEqual([]);
+  });
+
+  it('with KEDA: a ScaledObject, and a sync after a /scale by another manager writes nothing', async () => {
+    const applied = await cli.kubectl(['apply', '-f', SCALED_OBJECTS]);
+    expect(applied.stderr).toBe('');
+    const waited = await cli.kubectl([
+      'wait',
+      '--for',
+      'condition=established',
+      '--timeout=20s',
+      'crd/scaledobjects.keda.sh',
+    ]);
+    expect(waited.code, waited.stderr).toBe(0);
+
+    await fleet.ok(deployArgs('jobs', appJson(REDIS, { polling_interval_seconds: 15 })));
+    const custom = fleet.kc.makeApiClient(k8s.CustomObjectsApi);
+    const scaled = (await custom.getNamespacedCustomObject({
+      group: 'keda.sh',
+      version: 'v1alpha1',
+      namespace: 'default',
+      plural: 'scaledobjects',
+      name: 'jobs-worker',
+    })) as { spec: Record<string, unknown> };
+    expect(scaled.spec).toMatchObject({
+      scaleTargetRef: { name: 'jobs-worker' },
+      minReplicaCount: 1,
+      maxReplicaCount: 5,
+      pollingInterval: 15,
+      cooldownPeriod: 120,
+      triggers: [{ type: 'redis', metadata: { address: 'redis:6379', listLength: '5', listName: 'jobs' } }],
+    });
+
+    await scaleAsAutoscaler('jobs-worker', 4);
+    await scaleAsAutoscaler('shop-worker', 3);
+    expect(await syncWrites()).toEqual([]);
+    expect((await deployment('jobs-worker')).spec?.replicas).toBe(4);
+    expect((await deployment('shop-worker')).spec?.replicas).toBe(3);
+    expect(await replicasManagers('jobs-worker')).toEqual(['horizontal-pod-autoscaler']);
+  });
+
+  it('refuses ps:scale of an autoscaled type, naming its autoscaler', async () => {
+    const result = await fleet.cli(['ps:scale', 'jobs', 'worker=2', '--wait']);
+    expect(result.code).not.toBe(0);
+    expect(`${result.stdout}${result.stderr}`).toMatch(/worker is autoscaled by its autoscaler jobs-worker/);
+    expect((await deployment('jobs-worker')).spec?.replicas).toBe(4);
+    await fleet.ok(['ps:scale', 'jobs', 'web=2', '--wait']);
+    expect((await deployment('jobs-web')).spec?.replicas).toBe(2);
+  });
+});
