@@ -12,7 +12,7 @@ import { dns1123Label } from '../../rules/name-schemas.ts';
 import { objectMetadata } from '../../rules/object-metadata.ts';
 import { placementProfile } from '../../rules/placement.ts';
 import { portMap } from '../../rules/port-maps.ts';
-import { resourceQuantity } from '../../rules/quantities.ts';
+import { isQuantity, resourceQuantity } from '../../rules/quantities.ts';
 import { appName, namespaceName, objectName, userAnnotations, userLabels } from '../schemas.ts';
 import { portMapConflict, sortedPortMaps } from './ports.ts';
 import { requestAboveLimit } from './resources.ts';
@@ -183,16 +183,26 @@ export const appValues = z
       if (!scaling) continue;
       const at = ['processes', type, 'autoscaling'];
       scaling.triggers.forEach((t, i) => {
-        // KEDA's cpu and memory scalers take their target as metadata "value" (pkg/scalers/cpu_memory_scaler.go).
-        if ((t.type === 'cpu' || t.type === 'memory') && !/^[1-9][0-9]*$/.test(t.metadata.value ?? ''))
+        // KEDA's cpu and memory scalers take their target as metadata "value": a utilization
+        // percentage, or a quantity with type AverageValue (kedacore/keda pkg/scalers/cpu_memory_scaler.go).
+        if (t.type !== 'cpu' && t.type !== 'memory') return;
+        const value = t.metadata.value ?? '';
+        const average = t.metadata.type === 'AverageValue';
+        if (average ? !isQuantity(value) : !/^[1-9][0-9]{0,5}$/.test(value))
           issue(
             [...at, 'triggers', i, 'metadata', 'value'],
-            `must be a whole number above 0 (the ${t.type} target); got ${JSON.stringify(t.metadata.value ?? '')}`,
+            `must be ${average ? 'a Kubernetes quantity such as 500m or 512Mi' : 'a whole number above 0 (the target utilization, %)'} (the ${t.type} target); got ${JSON.stringify(value)}`,
           );
       });
       if (values.keda) continue;
       if (!resourceTriggersOnly(scaling)) {
-        issue(at, 'KEDA is not installed on this cluster (no ScaledObject CRD)');
+        issue(
+          at,
+          `KEDA is not installed on this cluster (no ScaledObject CRD): trigger ${scaling.triggers
+            .map((t) => t.type)
+            .filter((t) => t !== 'cpu' && t !== 'memory')
+            .join(', ')} needs it; only cpu and memory triggers fall back to a HorizontalPodAutoscaler`,
+        );
         continue;
       }
       // An HPA scales to 0 only behind the HPAScaleToZero feature gate (k8s.io/kubernetes pkg/apis/autoscaling/validation).

@@ -133,6 +133,86 @@ describe('app.json', () => {
       ]);
   });
 
+  it("reads Dokku's autoscaling block as the payload's, metadata as strings", () => {
+    const parts = parseAppJson(
+      JSON.stringify({
+        formation: {
+          worker: {
+            quantity: 1,
+            autoscaling: {
+              min_quantity: 1,
+              max_quantity: 10,
+              polling_interval_seconds: 30,
+              cooldown_seconds: 300,
+              triggers: [{ type: 'redis', metadata: { listName: 'jobs', listLength: 5 } }],
+            },
+          },
+          web: { autoscaling: { max_quantity: 3, triggers: [{ type: 'cpu', metadata: { value: '60' } }] } },
+        },
+      }),
+    );
+    expect(parts.formation).toEqual({
+      worker: {
+        replicas: 1,
+        autoscaling: {
+          minReplicas: 1,
+          maxReplicas: 10,
+          pollingIntervalSeconds: 30,
+          cooldownSeconds: 300,
+          triggers: [{ type: 'redis', metadata: { listName: 'jobs', listLength: '5' } }],
+        },
+      },
+      // KEDA's default minReplicaCount is 0.
+      web: {
+        autoscaling: {
+          minReplicas: 0,
+          maxReplicas: 3,
+          triggers: [{ type: 'cpu', metadata: { value: '60' } }],
+        },
+      },
+    });
+    expect(parts.unsupported).toEqual([]);
+  });
+
+  it('refuses a bad autoscaling block, naming its path', () => {
+    const scaling = (a: Record<string, unknown>) =>
+      refusal(
+        appJson({
+          formation: { worker: { autoscaling: { max_quantity: 5, triggers: [{ type: 'cpu' }], ...a } } },
+        }),
+      );
+    expect(scaling({ min_quantity: 6 })).toEqual([
+      'formation.worker.autoscaling.min_quantity: is 6, above max_quantity 5',
+    ]);
+    expect(scaling({ max_quantity: 0 })).toEqual([
+      expect.stringMatching(
+        /^formation\.worker\.autoscaling\.max_quantity: must be a whole number from 1 to 1000/,
+      ),
+    ]);
+    expect(scaling({ max_quantity: undefined })).toEqual([
+      expect.stringMatching(/^formation\.worker\.autoscaling\.max_quantity: is required/),
+    ]);
+    expect(scaling({ polling_interval_seconds: 0 })).toEqual([
+      expect.stringMatching(
+        /^formation\.worker\.autoscaling\.polling_interval_seconds: must be a whole number from 1 to 86400/,
+      ),
+    ]);
+    expect(scaling({ cooldown_seconds: 'soon' })).toEqual([
+      expect.stringMatching(/^formation\.worker\.autoscaling\.cooldown_seconds: must be a whole number/),
+    ]);
+    expect(scaling({ triggers: [] })).toEqual([
+      'formation.worker.autoscaling.triggers: must name at least one trigger',
+    ]);
+    expect(scaling({ triggers: [{ type: 'redis-queue' }] })).toEqual([
+      expect.stringMatching(
+        /^formation\.worker\.autoscaling\.triggers\[0\]\.type: is not a KEDA scaler: the string "redis-queue"/,
+      ),
+    ]);
+    expect(scaling({ triggers: [{ type: 'cpu', metdata: {} }] })).toEqual([
+      expect.stringMatching(/^formation\.worker\.autoscaling\.triggers\[0\]: unknown key "metdata"/),
+    ]);
+  });
+
   it('leaves out what the file does not have, so the app keeps it', () => {
     expect(parseAppJson('{"name":"x"}')).toEqual({ formation: {}, unsupported: [] });
     expect(parseAppJson('{"cron":[],"healthchecks":{}}')).toEqual({

@@ -5,6 +5,7 @@
  */
 
 import { Deployment } from 'kubernetes-models/apps/v1';
+import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { CronJob, Job } from 'kubernetes-models/batch/v1';
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import {
@@ -19,6 +20,7 @@ import { unknownFields } from '../../../infra/kube-sim/schema/known-fields.ts';
 
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'apps/v1/Deployment': Deployment,
+  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'batch/v1/CronJob': CronJob,
   'batch/v1/Job': Job,
   'networking.k8s.io/v1/Ingress': Ingress,
