@@ -4,9 +4,8 @@
  * sorted and deduplicated so equal specs render equal objects.
  */
 
-import { processObjectName as autoscalerName } from '../../charts/names.ts';
 import { InvalidInputError } from '../core/errors.ts';
-import { unknownFormationTypes, unknownScaleTypes } from '../jobs/app-processes.ts';
+import { autoscaledScaleIssue, unknownFormationTypes, unknownScaleTypes } from '../jobs/app-processes.ts';
 import type { DeployPayload } from '../jobs/schemas/deploy.ts';
 import type { DomainsPayload } from '../jobs/schemas/domains.ts';
 import type { ListAction } from '../jobs/schemas/list-change.ts';
@@ -169,14 +168,8 @@ export function applyScale(spec: AppSpec, payload: ScalePayload): AppSpec {
   const issues = unknownScaleTypes(spec.app, Object.keys(payload.processes), Object.keys(spec.processes));
   // An autoscaled type's replicas are its autoscaler's (charts/app/autoscaler.ts): a count set
   // here would never be written, and would be undone by the autoscaler if it were.
-  for (const type of Object.keys(payload.processes).sort()) {
-    const scaling = spec.processes[type]?.autoscaling;
-    if (scaling)
-      issues.push({
-        path: `processes.${type}`,
-        message: `${type} is autoscaled by its autoscaler ${autoscalerName(spec.app, type)} (app.json formation.${type}.autoscaling: ${scaling.minReplicas} to ${scaling.maxReplicas} replicas); change min_quantity/max_quantity there instead`,
-      });
-  }
+  for (const type of Object.keys(payload.processes).sort())
+    if (spec.processes[type]?.autoscaling) issues.push(autoscaledScaleIssue(spec.app, type));
   if (issues.length > 0) throw new InvalidInputError(issues, 'scale');
   const next = structuredClone(spec);
   for (const [type, replicas] of Object.entries(payload.processes)) next.processes[type]!.replicas = replicas;

@@ -10,11 +10,15 @@
  * the set before the new job runs.
  */
 import type { Redis } from 'ioredis';
+import { processObjectName } from '../../charts/names.ts';
 import type { FieldIssue } from '../core/errors.ts';
 import { keys } from './keys.ts';
 import { laneId } from './lane.ts';
 
 export const PROCESS_TYPES_FIELD = 'processTypes';
+
+/** The autoscaled ones among them (app.json `formation.<type>.autoscaling`), for `ps:scale`. */
+export const AUTOSCALED_TYPES_FIELD = 'autoscaledTypes';
 
 /**
  * The Procfile type that is the release task (Heroku's and Dokku's name): run as a Job before the
@@ -22,9 +26,49 @@ export const PROCESS_TYPES_FIELD = 'processTypes';
  */
 export const RELEASE_PROCESS = 'release';
 
-export async function recordProcessTypes(redis: Redis, app: string, types: string[]): Promise<void> {
+export async function recordProcessTypes(
+  redis: Redis,
+  app: string,
+  types: string[],
+  autoscaled: string[] = [],
+): Promise<void> {
   const lane = laneId({ kind: 'app', name: app });
-  await redis.hset(keys.status(lane), PROCESS_TYPES_FIELD, JSON.stringify([...types].sort()));
+  await redis.hset(keys.status(lane), {
+    [PROCESS_TYPES_FIELD]: JSON.stringify([...types].sort()),
+    [AUTOSCALED_TYPES_FIELD]: JSON.stringify([...autoscaled].sort()),
+  });
+}
+
+/** The app's autoscaled types when known and no job of the app is pending; otherwise undefined. */
+export async function settledAutoscaledTypes(redis: Redis, app: string): Promise<string[] | undefined> {
+  const lane = laneId({ kind: 'app', name: app });
+  const replies = await redis
+    .multi()
+    .hget(keys.status(lane), AUTOSCALED_TYPES_FIELD)
+    .zcard(keys.lanePending(lane))
+    .exec();
+  return settledList(replies?.[0]?.[1], Number(replies?.[1]?.[1] ?? 1));
+}
+
+/**
+ * `ps:scale` of an autoscaled type: its replicas are the autoscaler's (charts/app/autoscaler.ts),
+ * so a count set here would never be written, and would be undone if it were.
+ */
+export function autoscaledScaleIssue(app: string, type: string): FieldIssue {
+  return {
+    path: `processes.${type}`,
+    message: `${type} is autoscaled by its autoscaler ${processObjectName(app, type)} (app.json formation.${type}.autoscaling); change min_quantity/max_quantity there instead`,
+  };
+}
+
+function settledList(raw: unknown, pending: number): string[] | undefined {
+  if (typeof raw !== 'string' || pending > 0) return undefined;
+  try {
+    const list = JSON.parse(raw) as unknown;
+    return Array.isArray(list) && list.every((t) => typeof t === 'string') ? list : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The app's process types when known and no job of the app is pending; otherwise undefined. */
@@ -35,15 +79,7 @@ export async function settledProcessTypes(redis: Redis, app: string): Promise<st
     .hget(keys.status(lane), PROCESS_TYPES_FIELD)
     .zcard(keys.lanePending(lane))
     .exec();
-  const raw = replies?.[0]?.[1];
-  const pending = Number(replies?.[1]?.[1] ?? 1);
-  if (typeof raw !== 'string' || pending > 0) return undefined;
-  try {
-    const types = JSON.parse(raw) as unknown;
-    return Array.isArray(types) && types.every((t) => typeof t === 'string') ? types : undefined;
-  } catch {
-    return undefined;
-  }
+  return settledList(replies?.[0]?.[1], Number(replies?.[1]?.[1] ?? 1));
 }
 
 /** `ps:scale` naming types the app does not have: one issue each, listing the types it has. */

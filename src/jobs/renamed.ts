@@ -33,7 +33,7 @@
  * is after the rename's end.
  */
 import type { Redis } from 'ioredis';
-import { PROCESS_TYPES_FIELD } from './app-processes.ts';
+import { AUTOSCALED_TYPES_FIELD, PROCESS_TYPES_FIELD } from './app-processes.ts';
 import { keys } from './keys.ts';
 import { laneId } from './lane.ts';
 
@@ -49,7 +49,14 @@ export interface RenamedMarker {
   seq?: number;
 }
 
-const RELEASE_FIELDS = ['revision', 'image', 'deployedRevision', 'failedRevision', PROCESS_TYPES_FIELD];
+const RELEASE_FIELDS = [
+  'revision',
+  'image',
+  'deployedRevision',
+  'failedRevision',
+  PROCESS_TYPES_FIELD,
+  AUTOSCALED_TYPES_FIELD,
+];
 
 const appLane = (app: string) => laneId({ kind: 'app', name: app });
 

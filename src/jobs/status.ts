@@ -13,7 +13,7 @@
  * old one `renamedTo` (src/jobs/renamed.ts). The running job is not stored: it is the lane's head when BullMQ has it active.
  */
 import type { Redis } from 'ioredis';
-import { PROCESS_TYPES_FIELD } from './app-processes.ts';
+import { AUTOSCALED_TYPES_FIELD, PROCESS_TYPES_FIELD } from './app-processes.ts';
 import { countsAsNewerWork } from './contract.ts';
 import { keys } from './keys.ts';
 import { type Lane, parseLaneId } from './lane.ts';
@@ -288,6 +288,7 @@ export function statusOfRelease(report: ReleaseReport | undefined): Record<strin
       deployedRevision: '',
       failedRevision: '',
       [PROCESS_TYPES_FIELD]: '',
+      [AUTOSCALED_TYPES_FIELD]: '',
     };
   const fields: Record<string, string> = {};
   if (report.deployed) fields.deployedRevision = JSON.stringify(report.deployed);

@@ -197,7 +197,9 @@ describe('autoscaling', () => {
 
   it('refuses ps:scale of an autoscaled type, naming its autoscaler', async () => {
     const result = await fleet.cli(['ps:scale', 'jobs', 'worker=2', '--wait']);
-    expect(result.code).toBe(1);
+    // The CLI knows the app's autoscaled types (recorded by its last job): refused before enqueueing.
+    expect(result.code).toBe(2);
+    expect(`${result.stdout}${result.stderr}`).not.toMatch(/enqueued/);
     expect(`${result.stdout}${result.stderr}`).toMatch(/worker is autoscaled by its autoscaler jobs-worker/);
     expect((await deployment('jobs-worker')).spec?.replicas).toBe(4);
     await fleet.ok(['ps:scale', 'jobs', 'web=2', '--wait']);

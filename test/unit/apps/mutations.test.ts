@@ -87,6 +87,44 @@ describe('applyDeploy', () => {
   });
 });
 
+describe('autoscaling', () => {
+  const AUTOSCALING = {
+    minReplicas: 1,
+    maxReplicas: 5,
+    triggers: [{ type: 'cpu' as const, metadata: { value: '60' } }],
+  };
+  const twoTypes = () => deployed({ processes: { web: { command: 'a' }, worker: { command: 'b' } } });
+
+  it("is the formation entry's: kept across Procfile deploys, removed by an entry without it", () => {
+    const scaled = applyDeploy(twoTypes(), deploy({ formation: { worker: { autoscaling: AUTOSCALING } } }));
+    expect(scaled.processes.worker?.autoscaling).toEqual(AUTOSCALING);
+    expect(appSpec.parse(scaled)).toEqual(scaled);
+    const procfileOnly = applyDeploy(
+      scaled,
+      deploy({ processes: { web: { command: 'a' }, worker: { command: 'b2' } } }),
+    );
+    expect(procfileOnly.processes.worker?.autoscaling).toEqual(AUTOSCALING);
+    const removed = applyDeploy(procfileOnly, deploy({ formation: { worker: { replicas: 2 } } }));
+    expect(removed.processes.worker).not.toHaveProperty('autoscaling');
+    expect(removed.processes.worker?.replicas).toBe(2);
+  });
+
+  it('refuses ps:scale of an autoscaled type, naming its autoscaler, and scales the others', () => {
+    const scaled = applyDeploy(twoTypes(), deploy({ formation: { worker: { autoscaling: AUTOSCALING } } }));
+    expect(() => applyScale(scaled, { app: 'shop', processes: { worker: 2 } })).toThrow(
+      /processes\.worker: worker is autoscaled by its autoscaler shop-worker/,
+    );
+    expect(applyScale(scaled, { app: 'shop', processes: { web: 2 } }).processes.web?.replicas).toBe(2);
+  });
+
+  it('makes the autoscaled Deployment leave replicas out', () => {
+    const scaled = applyDeploy(twoTypes(), deploy({ formation: { worker: { autoscaling: AUTOSCALING } } }));
+    const values = appChartValues({ ...scaled, image: 'nginx:1.27' }, { keda: true });
+    expect(values.keda).toBe(true);
+    expect(values.processes.worker?.autoscaling).toEqual(AUTOSCALING);
+  });
+});
+
 describe('formation and healthchecks', () => {
   const twoTypes = () => deployed({ processes: { web: { command: 'a' }, worker: { command: 'b' } } });
 

@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
 import { InvalidInputError } from '../../../core/errors.ts';
-import { settledProcessTypes, unknownScaleTypes } from '../../../jobs/app-processes.ts';
+import {
+  autoscaledScaleIssue,
+  settledAutoscaledTypes,
+  settledProcessTypes,
+  unknownScaleTypes,
+} from '../../../jobs/app-processes.ts';
 import { readProfiles } from '../../../jobs/placement-profiles.ts';
 import { DRY_RUN_OPTION, submitAppJob } from '../dry-run.ts';
 import { action, type CommonOptions, parseAssignments } from '../runtime.ts';
@@ -71,6 +76,9 @@ export function registerPs(program: Command): void {
         // Refused here when the app's types are known and nothing is queued ahead; else the worker refuses.
         const known = await settledProcessTypes(redis, app);
         const issues = known ? unknownScaleTypes(app, Object.keys(processes), known) : [];
+        const autoscaled = await settledAutoscaledTypes(redis, app);
+        for (const type of Object.keys(processes).sort())
+          if (autoscaled?.includes(type)) issues.push(autoscaledScaleIssue(app, type));
         if (issues.length > 0) throw new InvalidInputError(issues, 'scale');
       });
     }),
