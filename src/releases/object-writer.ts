@@ -19,6 +19,7 @@ import {
   transferLeakOwnership,
 } from './pull-secret-leaks.ts';
 import type { DeletePropagation, WriteCondition } from './release-cluster.ts';
+import { handoverManager, replicasHandover } from './replicas-handover.ts';
 
 export class ObjectWriter {
   constructor(
@@ -43,6 +44,7 @@ export class ObjectWriter {
     const ref = refOf(object);
     const leak = await this.releaseLeakedPullSecrets(object, signal);
     if (leak) onLeak?.(leak);
+    await this.handOverReplicas(object, signal);
     const applied = await withKubeRetry(
       `apply ${describeRef(ref)}`,
       // client-node fills in defaults on the spec it is given: send a copy.
@@ -148,6 +150,28 @@ export class ObjectWriter {
       { ...this.retry, ...(signal ? { signal } : {}) },
     );
     return found;
+  }
+
+  /** An autoscaled Deployment's replica count, kept by a second manager as longshore lets go of it. */
+  private async handOverReplicas(object: ReleaseObject, signal?: AbortSignal): Promise<void> {
+    const ref = refOf(object);
+    if (object.kind !== 'Deployment') return;
+    const body = replicasHandover(object, await this.live.get(ref, signal), this.fieldManager);
+    if (!body) return;
+    const applied = await withKubeRetry(
+      `hand over the replicas of ${describeRef(ref)}`,
+      () =>
+        this.objects.patch(
+          structuredClone(body),
+          undefined,
+          undefined,
+          handoverManager(this.fieldManager),
+          true,
+          k8s.PatchStrategy.ServerSideApply,
+        ),
+      { ...this.retry, ...(signal ? { signal } : {}) },
+    );
+    await this.live.wrote(ref, applied);
   }
 
   /** Deletes the object; false when it was already gone. */

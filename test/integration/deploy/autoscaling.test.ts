@@ -195,6 +195,21 @@ describe('autoscaling', () => {
     expect((await deployment('jobs-web')).spec?.replicas).toBe(1);
   });
 
+  it('hands a running type over to its autoscaler without dropping its replica count', async () => {
+    const fixed = JSON.stringify({ formation: { web: { quantity: 1 }, worker: { quantity: 3 } } });
+    await fleet.ok(deployArgs('hand', fixed));
+    expect(await replicasManagers('hand-worker')).toEqual(['longshore']);
+    await fleet.ok(deployArgs('hand', appJson(CPU)));
+    // Not back to the default of 1: a second manager kept the count as longshore let go of it.
+    expect((await deployment('hand-worker')).spec?.replicas).toBe(3);
+    expect(await replicasManagers('hand-worker')).toEqual(['longshore-handover']);
+    // The autoscaler's first write through /scale takes it over; later syncs write nothing.
+    await scaleAsAutoscaler('hand-worker', 2);
+    expect(await replicasManagers('hand-worker')).toEqual(['horizontal-pod-autoscaler']);
+    expect(await syncWrites()).toEqual([]);
+    expect((await deployment('hand-worker')).spec?.replicas).toBe(2);
+  });
+
   it('refuses ps:scale of an autoscaled type, naming its autoscaler', async () => {
     const result = await fleet.cli(['ps:scale', 'jobs', 'worker=2', '--wait']);
     // The CLI knows the app's autoscaled types (recorded by its last job): refused before enqueueing.
