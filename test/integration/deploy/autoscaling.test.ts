@@ -71,10 +71,36 @@ async function scaleAsAutoscaler(name: string, replicas: number): Promise<void> 
   );
 }
 
-/** Writes of a sync, leaving out the fleet's own bookkeeping (leases, its namespace). */
-async function syncWrites(): Promise<string[]> {
-  const writes = await fleet.writesDuring(() => fleet.ok(['sync', '--wait']));
+/**
+ * Writes of a sync and the reconciles it enqueues, leaving out the fleet's own bookkeeping
+ * (leases, its namespace). `sync --wait` waits for the sync job only, which enqueues a reconcile
+ * per app; a reconcile of each app enqueued after it runs after the sync's in the app's lane, so
+ * waiting for those waits for the sync's too.
+ */
+async function syncWrites(apps: string[]): Promise<string[]> {
+  const writes = await fleet.writesDuring(async () => {
+    await fleet.ok(['sync', '--wait']);
+    for (const app of apps)
+      await fleet.ok(['jobs:enqueue', 'reconcile', '--payload', JSON.stringify({ app }), '--wait']);
+  });
   return writes.filter((w) => !w.includes('longshore-system/') && !w.includes('/leases'));
+}
+
+const custom = () => fleet.kc.makeApiClient(k8s.CustomObjectsApi);
+async function scaledObjects(): Promise<string[]> {
+  const list = (await custom().listNamespacedCustomObject({
+    group: 'keda.sh',
+    version: 'v1alpha1',
+    namespace: 'default',
+    plural: 'scaledobjects',
+  })) as { items: { metadata: { name: string } }[] };
+  return list.items.map((o) => o.metadata.name).sort();
+}
+async function hpas(): Promise<string[]> {
+  const list = await fleet.kc
+    .makeApiClient(k8s.AutoscalingV2Api)
+    .listNamespacedHorizontalPodAutoscaler({ namespace: 'default' });
+  return list.items.map((o) => o.metadata?.name ?? '').sort();
 }
 
 /** Managers of the Deployment's spec.replicas (not status.replicas), from its managedFields. */
@@ -163,8 +189,7 @@ describe('autoscaling', () => {
     expect(waited.code, waited.stderr).toBe(0);
 
     await fleet.ok(deployArgs('jobs', appJson(REDIS, { polling_interval_seconds: 15 })));
-    const custom = fleet.kc.makeApiClient(k8s.CustomObjectsApi);
-    const scaled = (await custom.getNamespacedCustomObject({
+    const scaled = (await custom().getNamespacedCustomObject({
       group: 'keda.sh',
       version: 'v1alpha1',
       namespace: 'default',
@@ -180,16 +205,28 @@ describe('autoscaling', () => {
       triggers: [{ type: 'redis', metadata: { address: 'redis:6379', listLength: '5', listName: 'jobs' } }],
     });
 
+    // shop's worker was autoscaled by an HPA before KEDA came: its reconcile moves it to a ScaledObject.
+    expect(await hpas()).toEqual(['shop-worker']);
+    const moved = await syncWrites(['shop', 'jobs']);
+    expect(moved).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^patch keda.sh\/scaledobjects default\/shop-worker$/),
+        expect.stringMatching(/^delete autoscaling\/horizontalpodautoscalers default\/shop-worker$/),
+      ]),
+    );
+    expect(await scaledObjects()).toEqual(['jobs-worker', 'shop-worker']);
+    expect(await hpas()).toEqual([]);
+
     await scaleAsAutoscaler('jobs-worker', 4);
     await scaleAsAutoscaler('shop-worker', 3);
-    expect(await syncWrites()).toEqual([]);
+    expect(await syncWrites(['shop', 'jobs'])).toEqual([]);
     expect((await deployment('jobs-worker')).spec?.replicas).toBe(4);
     expect((await deployment('shop-worker')).spec?.replicas).toBe(3);
     expect(await replicasManagers('jobs-worker')).toEqual(['horizontal-pod-autoscaler']);
 
     // The control: web's replicas are longshore's, so the same change to it is taken back.
     await scaleAsAutoscaler('jobs-web', 3);
-    expect(await syncWrites()).toEqual(
+    expect(await syncWrites(['shop', 'jobs'])).toEqual(
       expect.arrayContaining([expect.stringMatching(/deployments default\/jobs-web$/)]),
     );
     expect((await deployment('jobs-web')).spec?.replicas).toBe(1);
@@ -206,8 +243,14 @@ describe('autoscaling', () => {
     // The autoscaler's first write through /scale takes it over; later syncs write nothing.
     await scaleAsAutoscaler('hand-worker', 2);
     expect(await replicasManagers('hand-worker')).toEqual(['horizontal-pod-autoscaler']);
-    expect(await syncWrites()).toEqual([]);
+    expect(await syncWrites(['shop', 'jobs', 'hand'])).toEqual([]);
     expect((await deployment('hand-worker')).spec?.replicas).toBe(2);
+
+    // A formation entry without autoscaling: the autoscaler goes, the replicas are longshore's again.
+    await fleet.ok(deployArgs('hand', fixed));
+    expect((await deployment('hand-worker')).spec?.replicas).toBe(3);
+    expect(await replicasManagers('hand-worker')).toEqual(['longshore']);
+    expect(await scaledObjects()).toEqual(['jobs-worker', 'shop-worker']);
   });
 
   it('refuses ps:scale of an autoscaled type, naming its autoscaler', async () => {
