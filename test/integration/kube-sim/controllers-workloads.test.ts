@@ -72,6 +72,16 @@ describe('kube-sim workload controllers', () => {
   async function namespace(): Promise<string> {
     const ns = `wl-${++seq}`;
     await c.core.createNamespace({ body: { metadata: { name: ns } } });
+    // A Pod created before the namespace's `default` ServiceAccount exists is refused by
+    // ServiceAccount admission, as upstream: wait for the serviceaccounts controller, as clients do.
+    await until(
+      () =>
+        c.core.readNamespacedServiceAccount({ namespace: ns, name: 'default' }).then(
+          () => true,
+          () => undefined,
+        ),
+      `the default ServiceAccount of ${ns}`,
+    );
     return ns;
   }
 
