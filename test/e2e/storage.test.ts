@@ -147,15 +147,39 @@ describe('storage', () => {
     }
 
     expect(await ok(['storage:destroy', 'geo', '--wait'])).toMatch(/completed: storage entry geo destroyed/);
+    let lastSeen = '';
     // The uninstall deletes without waiting (as `helm uninstall` does): the claim goes at once, the
     // volume once the binder has released it and pv-protection has dropped its finalizer; the
     // claim itself waits for the unmounted pods' graceful termination (pvc-protection).
     await until(
-      async () =>
-        ((await claim('geo')) === undefined && (await volume('storage-geo')) === undefined) || undefined,
+      async () => {
+        const [c, v] = [await claim('geo'), await volume('storage-geo')];
+        if (c === undefined && v === undefined) return true;
+        // What is left, for the timeout's message: the claim's and the volume's phase and finalizers, and the app's pods.
+        const pods = (await fleet.core.listNamespacedPod({ namespace: 'default' })).items.map(
+          (p) =>
+            `${p.metadata?.name}:${p.status?.phase}${p.metadata?.deletionTimestamp ? ':terminating' : ''}`,
+        );
+        lastSeen = JSON.stringify({
+          claim: c && {
+            phase: c.status?.phase,
+            finalizers: c.metadata?.finalizers,
+            deleting: Boolean(c.metadata?.deletionTimestamp),
+          },
+          volume: v && {
+            phase: v.status?.phase,
+            finalizers: v.metadata?.finalizers,
+            deleting: Boolean(v.metadata?.deletionTimestamp),
+          },
+          pods,
+        });
+        return undefined;
+      },
       'the claim and the volume to be gone',
       { timeoutMs: 60_000 },
-    );
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; left: ${lastSeen}`);
+    });
     expect(await claim('geo')).toBeUndefined();
     expect(await volume('storage-geo')).toBeUndefined();
     const store = await fleet.store();
