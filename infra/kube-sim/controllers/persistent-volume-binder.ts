@@ -382,7 +382,9 @@ export class PersistentVolumeBinder implements SimController {
   /** syncVolume: Available, Bound, or Released and reclaimed once its claim is gone. */
   private syncVolume(name: string): void {
     const volume = this.deps.client.get(PV, undefined, name);
-    if (!volume || volume.metadata.deletionTimestamp) return;
+    // A volume being deleted is still synced, as upstream's syncVolume does: a Bound one whose
+    // claim goes must become Released, or pv-protection (which waits for "not Bound") holds it forever.
+    if (!volume) return;
     const ref = volumeSpec(volume).claimRef;
     if (!ref?.uid) {
       this.setVolumePhase(volume, 'Available');
@@ -405,7 +407,10 @@ export class PersistentVolumeBinder implements SimController {
     }
     // The claim was deleted: release the volume, then reclaim it by policy (reclaimVolume).
     const released = phaseOf(volume) === 'Failed' ? volume : this.setVolumePhase(volume, 'Released');
-    if ((volumeSpec(released).persistentVolumeReclaimPolicy ?? 'Retain') === 'Delete')
+    if (
+      (volumeSpec(released).persistentVolumeReclaimPolicy ?? 'Retain') === 'Delete' &&
+      !released.metadata.deletionTimestamp
+    )
       this.deps.client.delete(PV, undefined, name);
   }
 

@@ -74,4 +74,57 @@ describe('kube-sim storage object in-use protection', () => {
       'the unbound volume to go',
     );
   });
+
+  it('lets a Bound volume deleted before its in-use claim go once the claim does', async () => {
+    // As an uninstall deletes both at once: the volume waits (pv-protection) while Bound, the
+    // claim waits (pvc-protection) while a Pod uses it. The claim's end must release the volume.
+    await c.core.createPersistentVolume({
+      body: {
+        metadata: { name: 'held' },
+        spec: {
+          capacity: { storage: '1Gi' },
+          accessModes: ['ReadWriteOnce'],
+          hostPath: { path: '/tmp/held' },
+          storageClassName: 'manual',
+          persistentVolumeReclaimPolicy: 'Retain',
+        },
+      },
+    });
+    await c.core.createNamespacedPersistentVolumeClaim({
+      namespace,
+      body: {
+        metadata: { name: 'held' },
+        spec: {
+          accessModes: ['ReadWriteOnce'],
+          storageClassName: 'manual',
+          volumeName: 'held',
+          resources: { requests: { storage: '1Gi' } },
+        },
+      },
+    });
+    await until(
+      async () => (await c.core.readPersistentVolume({ name: 'held' })).status?.phase === 'Bound',
+      'the volume Bound',
+    );
+    await c.core.createNamespacedPod({
+      namespace,
+      body: {
+        metadata: { name: 'holder' },
+        spec: {
+          containers: [{ name: 'c', image: 'busybox', args: ['sleep', 'infinity'] }],
+          volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'held' } }],
+        },
+      },
+    });
+    await c.core.deletePersistentVolume({ name: 'held' });
+    await c.core.deleteNamespacedPersistentVolumeClaim({ namespace, name: 'held' });
+    await stays(() => claimExists('held'), 300, 'the claim in use to stay');
+    await c.core.deleteNamespacedPod({ namespace, name: 'holder' });
+    await until(
+      async () =>
+        !(await claimExists('held')) &&
+        !(await c.core.listPersistentVolume()).items.some((v) => v.metadata?.name === 'held'),
+      'the claim and then the volume to go',
+    );
+  });
 });
