@@ -9,7 +9,6 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import {
-  CancelledError,
   ConfigError,
   InfrastructureError,
   InvalidInputError,
@@ -21,8 +20,9 @@ import { laneId } from '../../jobs/lane.ts';
 import { isPlannable } from '../../jobs/plannable.ts';
 import type { Sealer } from '../../jobs/sealing.ts';
 import { listLaneStatuses, readLaneStatus } from '../../jobs/status.ts';
-import { outcomeEvent, showJob, waitForJob } from '../ops/jobs-ops.ts';
+import { showJob } from '../ops/jobs-ops.ts';
 import { APP_JOB_SEGMENTS, type AppJobSegment, payloadFromBody } from './app-jobs.ts';
+import { streamJobEvents } from './job-events.ts';
 import { registerApiMetrics } from './metrics.ts';
 import { type ApiToken, allows, type TokenScope, verifyToken } from './tokens.ts';
 import { registerUi } from './ui/routes.ts';
@@ -198,34 +198,14 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     return showJob(options.client, options.redis, id);
   });
 
-  // The job's stream as server-sent events: every event so far, then each as it happens, the
-  // outcome last (`event: outcome`); the response ends with the job, or when the client goes.
   server.get('/api/v1/jobs/:id/events', { config: { scope: 'read' } }, async (request, reply) => {
     const { id } = request.params as { id: string };
-    await showJob(options.client, options.redis, id); // 404 before the stream starts
-    const abort = new AbortController();
-    request.raw.on('close', () => abort.abort());
-    reply.hijack();
-    reply.raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      connection: 'keep-alive',
+    await streamJobEvents(request, reply, {
+      client: options.client,
+      redis: options.redis,
+      id,
+      ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     });
-    const send = (event: string, data: unknown) =>
-      reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    try {
-      const final = await waitForJob(
-        options.client,
-        id,
-        { onEvent: (e) => send(e.kind, e) },
-        { signal: abort.signal, ...(options.pollMs ? { pollMs: options.pollMs } : {}) },
-      );
-      send('outcome', outcomeEvent(final));
-    } catch (err) {
-      if (!(err instanceof CancelledError)) send('error', { message: (err as Error).message });
-    } finally {
-      reply.raw.end();
-    }
   });
 
   await registerUi(server, {

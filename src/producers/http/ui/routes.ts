@@ -13,7 +13,8 @@ import type { Redis } from 'ioredis';
 import { RefusedError } from '../../../core/errors.ts';
 import type { JobClient } from '../../../jobs/client.ts';
 import { listLaneStatuses } from '../../../jobs/status.ts';
-import { retryJob, showJob, waitForJob } from '../../ops/jobs-ops.ts';
+import { retryJob, showJob } from '../../ops/jobs-ops.ts';
+import { streamJobEvents } from '../job-events.ts';
 import { type ApiToken, allows, verifyToken } from '../tokens.ts';
 import { appsPage, jobPage, loginPage } from './pages.ts';
 import { cookiesOf, SESSION_COOKIE, SESSION_TTL_MS, type Session, type SessionKeys } from './session.ts';
@@ -132,22 +133,7 @@ export async function registerUi(server: FastifyInstance, options: UiOptions): P
     // The job page follows a running job with this (session-authenticated) stream.
     ui.get('/ui/jobs/:id/events', async (request, reply) => {
       const { id } = request.params as { id: string };
-      await showJob(options.client, options.redis, id);
-      const abort = new AbortController();
-      request.raw.on('close', () => abort.abort());
-      reply.hijack();
-      reply.raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-      });
-      try {
-        const final = await waitForJob(options.client, id, {}, { signal: abort.signal });
-        reply.raw.write(`event: outcome\ndata: ${JSON.stringify({ state: final.state })}\n\n`);
-      } catch {
-        // the client went away, or Redis did: the page reloads or the person does
-      } finally {
-        reply.raw.end();
-      }
+      await streamJobEvents(request, reply, { client: options.client, redis: options.redis, id });
     });
 
     const { createBullBoard } = await import('@bull-board/api');
