@@ -6,6 +6,7 @@
  * the entry and the field, not a webhook that silently deploys nothing.
  */
 import { ConfigError } from '../../core/errors.ts';
+import { imageFor } from '../git/image-template.ts';
 
 export interface WebhookRoute {
   repository: string;
@@ -48,10 +49,7 @@ export async function parseWebhookSettings(env: NodeJS.ProcessEnv = process.env)
     })
     .strict()
     .superRefine((r, ctx) => {
-      const sample = r.image
-        .replaceAll('{app}', r.app)
-        .replaceAll('{sha}', '0'.repeat(40))
-        .replaceAll('{short_sha}', '0000000');
+      const sample = imageFor(r.image, r.app, '0'.repeat(40));
       if (!imageRef.safeParse(sample).success)
         ctx.addIssue({
           code: 'custom',
