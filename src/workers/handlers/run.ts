@@ -27,9 +27,9 @@ import type { Handler, HandlerContext, HandlerResult } from '../handler.ts';
 import { READER_CHECK_MS, readerPresence } from '../logs/reader.ts';
 import { LogStreamWriter } from '../logs/stream-writer.ts';
 import {
-  FIRST_POLL_MS,
+  awaitStarted,
   type FollowedJob,
-  POLL_MS,
+  JobFailedError,
   readState,
   relayUntilExit,
   sleep,
@@ -137,32 +137,12 @@ async function interactiveRun(ctx: Ctx, run: Run): Promise<HandlerResult> {
     throw new PermanentError(message);
   };
   try {
-    let lastDetail = '';
-    let pollMs = FIRST_POLL_MS;
-    let pod: string | undefined;
-    for (;;) {
-      if (ctx.signal.aborted)
-        throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new PermanentError('aborted');
-      const state = await readState(run);
-      if (state.kind === 'starting') {
-        if (state.detail !== lastDetail) await ctx.log(state.detail);
-        lastDetail = state.detail;
-        await sleep(pollMs, ctx.signal);
-        pollMs = Math.min(pollMs * 2, POLL_MS);
-        continue;
-      }
-      if (state.kind === 'failed') {
-        if (state.cannotStart) {
-          await run.api.delete();
-          await run.record.forgetJob();
-        }
-        return await fail(
-          `run ${run.name}: ${state.reason}: ${state.message}${state.cannotStart ? ' (the Job was deleted)' : ''}`,
-        );
-      }
-      pod = state.pod;
-      break;
-    }
+    const started = await awaitStarted(ctx, run, ctx.signal).catch(async (err: unknown) =>
+      err instanceof JobFailedError ? await fail(err.message) : Promise.reject(err),
+    );
+    if (!started)
+      throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new PermanentError('aborted');
+    const pod = started.pod;
     let ended: TtySessionEnd = { kind: 'closed' };
     if (pod) {
       const cluster = await ctx.services.cluster();

@@ -78,19 +78,18 @@ export async function readState(run: FollowedJob): Promise<RunState> {
 const logNotThere = (err: unknown) => [400, 404].includes(kubeStatusOf(err)?.code ?? 0);
 
 /**
- * Waits for the pod, follows its log, and returns the exit once the container ended; undefined when
- * `stop` ended it first. Throws for a run that cannot give an exit code.
+ * Reads the Job until its pod is past starting, logging each new detail of the wait (pulling,
+ * scheduling) once, polling soon at first and then every POLL_MS. Returns that state; undefined when
+ * `stop` ended the wait. A pod that can never start has its Job deleted, so it does not wait for an
+ * image or a Secret until its deadline (a day by default; its TTL only counts from then), and
+ * throws `JobFailedError` with the reason.
  */
-export async function relayUntilExit(
+export async function awaitStarted(
   ctx: HandlerContext<unknown>,
   run: FollowedJob,
-  relay: LineRelay,
-  resumeAt: RelayCursor | undefined,
   stop: AbortSignal,
-): Promise<{ exitCode: number; cursor?: RelayCursor } | undefined> {
-  let cursor = resumeAt;
+): Promise<Exclude<RunState, { kind: 'starting' | 'failed' }> | undefined> {
   let lastDetail = '';
-  let followed = false;
   let pollMs = FIRST_POLL_MS;
   for (;;) {
     if (stop.aborted) return undefined;
@@ -104,8 +103,6 @@ export async function relayUntilExit(
     }
     if (state.kind === 'failed') {
       if (state.cannotStart) {
-        // It would wait for an image or a Secret until its deadline (a day by default), and its TTL
-        // only counts from then: the reason is in the job's failure, the Job goes now.
         await run.api.delete();
         await run.record.forgetJob();
       }
@@ -114,6 +111,26 @@ export async function relayUntilExit(
         state.reason,
       );
     }
+    return state;
+  }
+}
+
+/**
+ * Waits for the pod, follows its log, and returns the exit once the container ended; undefined when
+ * `stop` ended it first. Throws for a run that cannot give an exit code.
+ */
+export async function relayUntilExit(
+  ctx: HandlerContext<unknown>,
+  run: FollowedJob,
+  relay: LineRelay,
+  resumeAt: RelayCursor | undefined,
+  stop: AbortSignal,
+): Promise<{ exitCode: number; cursor?: RelayCursor } | undefined> {
+  let cursor = resumeAt;
+  let followed = false;
+  for (;;) {
+    const state = await awaitStarted(ctx, run, stop);
+    if (!state) return undefined;
     if (!state.pod || !state.podUid) return { exitCode: state.kind === 'exited' ? state.exitCode : 0 };
     const filter = new LineFilter(cursor?.pod === state.podUid ? cursor : startCursor(state.podUid));
     if (state.kind === 'running') {
