@@ -5,9 +5,9 @@
  * new revision deployed; `jobs:retry` of that job runs the task again without redeploying; a worker
  * killed while the task runs leaves a job whose next attempt follows the same Job.
  */
-import type * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeployFleet, startDeployFleet } from '../../helpers/deploy-fleet.ts';
+import { deployTaskChecks } from '../../helpers/deploy-task-checks.ts';
 import { until } from '../../helpers/wait.ts';
 
 let fleet: DeployFleet;
@@ -38,35 +38,7 @@ function deploy(app: string, image: string, postdeploy: string) {
   );
 }
 
-async function job(app: string, revision: number): Promise<k8s.V1Job | undefined> {
-  return fleet.batch
-    .readNamespacedJob({ name: `${app}-postdeploy-${revision}`, namespace: 'default' })
-    .catch(() => undefined);
-}
-
-async function finished(app: string, revision: number): Promise<string> {
-  return until(
-    async () =>
-      (await job(app, revision))?.status?.conditions?.find(
-        (c) => c.status === 'True' && ['Complete', 'Failed'].includes(c.type),
-      )?.type,
-    `Job ${app}-postdeploy-${revision} to finish`,
-  );
-}
-
-async function replicaSetsOf(app: string): Promise<string[]> {
-  const list = await fleet.apps.listNamespacedReplicaSet({
-    namespace: 'default',
-    labelSelector: `app.kubernetes.io/part-of=${app}`,
-  });
-  return list.items.map((rs) => rs.metadata!.name!).sort();
-}
-
-/** Job creates the simulator served. */
-function jobCreates(): number {
-  return fleet.sim.requests.entries().filter((r) => r.verb === 'create' && r.resource === 'batch/jobs')
-    .length;
-}
+const { job, finished, replicaSetsOf, jobCreates } = deployTaskChecks(() => fleet, 'postdeploy');
 
 interface ShownJob {
   state: string;

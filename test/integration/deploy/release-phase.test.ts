@@ -4,10 +4,10 @@
  * output in the deploy's `--wait` stream; a failing task leaves the previous revision serving; a
  * worker killed after the task succeeded leaves a job whose retry does not run it again.
  */
-import type * as k8s from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FaultRule } from '../../../infra/kube-sim/server/faults.ts';
 import { type DeployFleet, startDeployFleet } from '../../helpers/deploy-fleet.ts';
+import { deployTaskChecks } from '../../helpers/deploy-task-checks.ts';
 import { until } from '../../helpers/wait.ts';
 
 let fleet: DeployFleet;
@@ -38,21 +38,7 @@ function deploy(app: string, image: string, release: string) {
   );
 }
 
-async function job(app: string, revision: number): Promise<k8s.V1Job | undefined> {
-  return fleet.batch
-    .readNamespacedJob({ name: `${app}-release-${revision}`, namespace: 'default' })
-    .catch(() => undefined);
-}
-
-async function finished(app: string, revision: number): Promise<string> {
-  return until(
-    async () =>
-      (await job(app, revision))?.status?.conditions?.find(
-        (c) => c.status === 'True' && ['Complete', 'Failed'].includes(c.type),
-      )?.type,
-    `Job ${app}-release-${revision} to finish`,
-  );
-}
+const { job, finished, replicaSetsOf, jobCreates } = deployTaskChecks(() => fleet, 'release');
 
 async function podsOf(app: string): Promise<string[]> {
   const pods = await fleet.core.listNamespacedPod({
@@ -63,20 +49,6 @@ async function podsOf(app: string): Promise<string[]> {
     .filter((p) => p.metadata?.labels?.['longshore.dev/job'] === undefined && !p.metadata?.deletionTimestamp)
     .map((p) => p.metadata!.name!)
     .sort();
-}
-
-async function replicaSetsOf(app: string): Promise<string[]> {
-  const list = await fleet.apps.listNamespacedReplicaSet({
-    namespace: 'default',
-    labelSelector: `app.kubernetes.io/part-of=${app}`,
-  });
-  return list.items.map((rs) => rs.metadata!.name!).sort();
-}
-
-/** Job creates the simulator served (a create's path names no object: all of them, counted). */
-function jobCreates(): number {
-  return fleet.sim.requests.entries().filter((r) => r.verb === 'create' && r.resource === 'batch/jobs')
-    .length;
 }
 
 describe('the release phase', () => {
