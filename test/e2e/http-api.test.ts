@@ -192,6 +192,13 @@ describe('the HTTP API', () => {
       body: { set: { A: 1 } },
     });
     expect(secretNotString.json.issues).toEqual([{ path: 'set.A', message: 'must be a string' }]);
+    // The issues of the CLI's rules, under the names the CLI reports them (KEY, --resource-type).
+    const badLabel = await call('POST', '/api/v1/apps/shop/metadata', {
+      token: writer.token,
+      body: { kind: 'label', action: 'set', key: 'not a key', value: 'x', resourceType: 'pod' },
+    });
+    expect(badLabel.status).toBe(400);
+    expect(badLabel.json.issues.map((i: { path: string }) => i.path)).toEqual(['KEY']);
     expect((await call('GET', '/api/v1/jobs/nope.1', { token: reader.token })).status).toBe(404);
     expect((await call('GET', '/api/v1/apps/ghost', { token: reader.token })).status).toBe(404);
   });
@@ -251,6 +258,8 @@ describe('the API document', () => {
       'properties',
       'resources',
       'ps',
+      'metadata',
+      'mounts',
       'rollbacks',
       'rename',
       'destroy',

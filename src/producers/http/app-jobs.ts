@@ -20,6 +20,8 @@ export const APP_JOB_SEGMENTS = {
   properties: 'properties',
   resources: 'resources',
   ps: 'ps',
+  metadata: 'metadata',
+  mounts: 'mounts',
   rollbacks: 'rollback',
   rename: 'rename',
   destroy: 'destroy',
