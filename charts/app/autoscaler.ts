@@ -12,7 +12,7 @@
  * Either way the Deployment carries no `replicas` (deployment.ts): the autoscaler's field manager
  * owns that field, and longshore's server-side apply never takes it back.
  */
-import type { Autoscaling } from '../../rules/autoscaling.ts';
+import { type Autoscaling, RESOURCE_TRIGGER_TYPES } from '../../rules/autoscaling.ts';
 import { processLabels } from '../labels.ts';
 import { objectMeta } from '../metadata.ts';
 import type { RenderedObject } from '../types.ts';
@@ -37,7 +37,7 @@ export function autoscaler(ctx: AppContext, process: string, scaling: Autoscalin
           ? { pollingInterval: scaling.pollingIntervalSeconds }
           : {}),
         ...(scaling.cooldownSeconds !== undefined ? { cooldownPeriod: scaling.cooldownSeconds } : {}),
-        triggers: scaling.triggers.map((t) => ({ type: t.type, metadata: sorted(t.metadata) })),
+        triggers: scaling.triggers.map(kedaTrigger),
       },
     };
   }
@@ -55,6 +55,18 @@ export function autoscaler(ctx: AppContext, process: string, scaling: Autoscalin
         : {}),
     },
   };
+}
+
+/**
+ * A trigger as KEDA takes it. cpu and memory triggers say Utilization or AverageValue in the
+ * trigger's `metricType`: KEDA 2.18 removed their metadata `type`, the older spelling Dokku's
+ * app.json examples still use (keda.sh/docs/latest/scalers/cpu), so that one moves up.
+ */
+function kedaTrigger(t: Autoscaling['triggers'][number]): Record<string, unknown> {
+  if (!(RESOURCE_TRIGGER_TYPES as readonly string[]).includes(t.type))
+    return { type: t.type, metadata: sorted(t.metadata) };
+  const { type: metricType = 'Utilization', ...metadata } = t.metadata;
+  return { type: t.type, metricType, metadata: sorted(metadata) };
 }
 
 /**

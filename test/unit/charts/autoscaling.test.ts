@@ -69,6 +69,14 @@ describe('autoscaling with KEDA', () => {
     });
   });
 
+  it('says a cpu or memory trigger’s metric type in metricType, not in the metadata KEDA 2.18 refuses', () => {
+    const scaled = byName(render(withWorker(CPU, true)), 'ScaledObject', 'shop-worker');
+    expect(scaled?.spec.triggers).toEqual([
+      { type: 'cpu', metricType: 'Utilization', metadata: { value: '60' } },
+      { type: 'memory', metricType: 'AverageValue', metadata: { value: '500Mi' } },
+    ]);
+  });
+
   it('leaves replicas out of the autoscaled Deployment only', () => {
     const objects = render(withWorker(REDIS, true));
     expect(byName(objects, 'Deployment', 'shop-worker')?.spec).not.toHaveProperty('replicas');
