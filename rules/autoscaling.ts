@@ -8,7 +8,7 @@
 import { z } from 'zod';
 
 /**
- * KEDA's scaler names (keda.sh/docs/latest/scalers, pkg/scaling/scalers_builder.go in
+ * KEDA's scaler names (keda.sh/docs/latest/scalers; the cases of buildScaler in
  * kedacore/keda): a trigger of any other type would be refused by KEDA's admission webhook only
  * after the write, so longshore refuses it before any.
  */
