@@ -44,6 +44,12 @@ export {
   webServiceName,
 } from './app/index.ts';
 export {
+  type AutoscalingAuthChartValues,
+  autoscalingAuthChart,
+  autoscalingAuthValues,
+  triggerAuthSecretName,
+} from './autoscaling-auth/index.ts';
+export {
   type ConfigChartValues,
   configChart,
   configSecretName,

@@ -43,6 +43,10 @@ export const COMMAND_MODULES: { commands: string[]; load: () => Promise<Register
     load: async () => (await import('./producers/cli/commands/labels.ts')).registerLabels,
   },
   {
+    commands: ['autoscaling-auth:'],
+    load: async () => (await import('./producers/cli/commands/autoscaling-auth.ts')).registerAutoscalingAuth,
+  },
+  {
     commands: ['profiles:'],
     load: async () => (await import('./producers/cli/commands/profiles.ts')).registerProfiles,
   },

@@ -18,6 +18,7 @@ import { objectMeta } from '../metadata.ts';
 import type { RenderedObject } from '../types.ts';
 import type { AppContext } from './context.ts';
 import { deploymentName } from './deployment.ts';
+import { triggerAuthName } from './trigger-auth.ts';
 
 export function autoscaler(ctx: AppContext, process: string, scaling: Autoscaling): RenderedObject {
   const { values } = ctx;
@@ -37,7 +38,13 @@ export function autoscaler(ctx: AppContext, process: string, scaling: Autoscalin
           ? { pollingInterval: scaling.pollingIntervalSeconds }
           : {}),
         ...(scaling.cooldownSeconds !== undefined ? { cooldownPeriod: scaling.cooldownSeconds } : {}),
-        triggers: scaling.triggers.map(kedaTrigger),
+        // A trigger type with authentication (autoscaling-auth:set) names its TriggerAuthentication.
+        triggers: scaling.triggers.map((t) => ({
+          ...kedaTrigger(t),
+          ...(values.autoscalingAuth?.[t.type] !== undefined
+            ? { authenticationRef: { name: triggerAuthName(values.app, t.type) } }
+            : {}),
+        })),
       },
     };
   }

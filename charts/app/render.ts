@@ -1,5 +1,5 @@
 /**
- * The app chart's objects, in a fixed order: ServiceAccount, Deployments by process type, their autoscalers, the web
+ * The app chart's objects, in a fixed order: ServiceAccount, Deployments by process type, the KEDA TriggerAuthentications, their autoscalers, the web
  * Service, Ingresses by domain, CronJobs by suffix. (The release engine applies them in its own
  * dependency order; this order only keeps the output byte-identical.)
  */
@@ -11,6 +11,7 @@ import { deployment } from './deployment.ts';
 import { ingresses } from './ingress.ts';
 import { webService } from './service.ts';
 import { serviceAccount } from './service-account.ts';
+import { triggerAuthentications } from './trigger-auth.ts';
 import type { AppChartValues } from './values.ts';
 
 export function renderApp(values: AppChartValues): RenderedObject[] {
@@ -19,6 +20,7 @@ export function renderApp(values: AppChartValues): RenderedObject[] {
   for (const process of Object.keys(values.processes).sort()) {
     objects.push(deployment(ctx, process, values.processes[process]!));
   }
+  objects.push(...triggerAuthentications(values));
   for (const process of Object.keys(values.processes).sort()) {
     const scaling = values.processes[process]!.autoscaling;
     if (scaling) objects.push(autoscaler(ctx, process, scaling));

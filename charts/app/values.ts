@@ -13,6 +13,7 @@ import { objectMetadata } from '../../rules/object-metadata.ts';
 import { placementProfile } from '../../rules/placement.ts';
 import { portMap } from '../../rules/port-maps.ts';
 import { isQuantity, resourceQuantity } from '../../rules/quantities.ts';
+import { triggerAuthParameters } from '../../rules/trigger-auth.ts';
 import { appName, namespaceName, objectName, userAnnotations, userLabels } from '../schemas.ts';
 import { portMapConflict, sortedPortMaps } from './ports.ts';
 import { requestAboveLimit } from './resources.ts';
@@ -173,6 +174,11 @@ export const appValues = z
      * ScaledObject with it, an `autoscaling/v2` HPA without (cpu/memory triggers only).
      */
     keda: z.boolean().optional(),
+    /**
+     * `autoscaling-auth:set`: trigger type → parameter names (values only in the autoscaling-auth
+     * release's Secrets). With KEDA, a TriggerAuthentication each (charts/app/trigger-auth.ts).
+     */
+    autoscalingAuth: triggerAuthParameters.optional(),
   })
   .superRefine((values, ctx) => {
     const issue = (path: (string | number)[], message: string) =>

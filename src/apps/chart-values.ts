@@ -58,7 +58,7 @@ export function appChartValues(
   options: {
     globalPullSecret?: boolean;
     profiles?: Readonly<Record<string, PlacementProfile>>;
-    /** Whether KEDA's ScaledObject is served (asked only when a process autoscales). */
+    /** Whether KEDA's ScaledObject is served (asked only when a process autoscales or has trigger auth). */
     keda?: boolean;
   } = {},
 ): AppChartValues {
@@ -86,6 +86,7 @@ export function appChartValues(
     annotations: { ...(spec.properties.annotations ?? {}) },
     ...(spec.metadata ? { metadata: structuredClone(spec.metadata) } : {}),
     ...(options.keda !== undefined ? { keda: options.keda } : {}),
+    ...(spec.autoscalingAuth ? { autoscalingAuth: structuredClone(spec.autoscalingAuth) } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { autoscaling } from '../../rules/autoscaling.ts';
 import { objectMetadata } from '../../rules/object-metadata.ts';
 import { profileName } from '../../rules/placement.ts';
+import { triggerAuthParameters } from '../../rules/trigger-auth.ts';
 import {
   appName,
   cronSchedule,
@@ -124,6 +125,11 @@ export const appSpec = z
     configDigest: z.string(),
     /** `labels:set` / `annotations:set`: scoped by process type and resource type; absent: none. */
     metadata: objectMetadata.optional(),
+    /**
+     * `autoscaling-auth:set`: KEDA trigger type → the parameter names it has authentication for.
+     * The values live only in the `autoscaling-auth-{app}` release's Secrets; absent: none.
+     */
+    autoscalingAuth: triggerAuthParameters.optional(),
   })
   .strict();
 

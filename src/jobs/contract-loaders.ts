@@ -44,6 +44,8 @@ const LOADERS: { [K in JobType]: () => Promise<JobContract<never>> } = {
   'dry-run': async () => (await import('./schemas/dry-run.ts')).dryRunContract as JobContract<never>,
   metadata: async () => (await import('./schemas/metadata.ts')).metadataContract as JobContract<never>,
   profiles: async () => (await import('./schemas/profiles.ts')).profilesContract as JobContract<never>,
+  'autoscaling-auth': async () =>
+    (await import('./schemas/autoscaling-auth.ts')).autoscalingAuthContract as JobContract<never>,
 };
 
 /** The contract of a job type, importing only its own schema module. */

@@ -35,6 +35,7 @@ export const JOB_TYPES = [
   'dry-run',
   'metadata',
   'profiles',
+  'autoscaling-auth',
 ] as const;
 
 export type JobType = (typeof JOB_TYPES)[number];

@@ -1,6 +1,7 @@
 /** The registry of job contracts, by job type. */
 import type { JobContract, JobType } from './contract.ts';
 import { countsAsNewerWork, isJobType, JOB_TYPES } from './contract.ts';
+import { autoscalingAuthContract } from './schemas/autoscaling-auth.ts';
 import { configContract } from './schemas/config.ts';
 import { configReadContract } from './schemas/config-read.ts';
 import { deployContract } from './schemas/deploy.ts';
@@ -62,6 +63,7 @@ const contracts: { [K in JobType]: JobContract<never> } = {
   'dry-run': dryRunContract as JobContract<never>,
   metadata: metadataContract as JobContract<never>,
   profiles: profilesContract as JobContract<never>,
+  'autoscaling-auth': autoscalingAuthContract as JobContract<never>,
 };
 
 /** The contract of a job type; callers check `isJobType` first. */

@@ -140,4 +140,6 @@ export const sealContext = {
   /** A fleet-wide credential (`registry:login --global`), bound to its server. */
   registryGlobalPassword: (server: string) => `registry-global:${server}:password`,
   runEnv: (app: string, key: string) => `run:${app}:${key}`,
+  /** A KEDA trigger authentication parameter (`autoscaling-auth:set`). */
+  autoscalingAuth: (app: string, trigger: string, key: string) => `autoscaling-auth:${app}:${trigger}:${key}`,
 };

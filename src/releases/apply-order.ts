@@ -29,7 +29,9 @@ export const APPLY_ORDER: readonly string[] = [
   'CronJob',
   'Pod',
   'HorizontalPodAutoscaler',
-  // KEDA's (a CRD): after the Deployment it scales, like the HPA it drives.
+  // KEDA's (CRDs): a ScaledObject after the Deployment it scales, like the HPA it drives, and after
+  // the TriggerAuthentication its triggers name (keda.sh/docs/latest/concepts/authentication).
+  'TriggerAuthentication',
   'ScaledObject',
   'Service',
   'Ingress',

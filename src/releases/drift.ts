@@ -61,7 +61,12 @@ function difference(desired: unknown, live: unknown, path: string): string | und
 function listDifference(desired: unknown[], live: unknown, path: string): string | undefined {
   if (live === undefined || live === null) return desired.length === 0 ? undefined : path;
   if (!Array.isArray(live)) return path;
-  const keyed = desired.length > 0 && desired.every((item) => mergeKeyOf(item) !== undefined);
+  // By merge key only when it tells the items apart: a list whose items share it (a KEDA
+  // TriggerAuthentication's secretTargetRef entries all `name` one Secret) is an atomic list,
+  // compared by position, as server-side apply treats a list without list-map keys.
+  const keys = desired.map(mergeKeyOf);
+  const keyed =
+    desired.length > 0 && keys.every((k) => k !== undefined) && new Set(keys).size === keys.length;
   if (keyed) {
     const byKey = new Map<string, unknown>();
     for (const item of live) {

@@ -141,6 +141,12 @@ describe('job contracts', () => {
       nodeSelector: { 'example.com/gpu': 'true' },
       tolerations: [{ key: 'gpu', operator: 'Exists', effect: 'NoSchedule' }],
     },
+    'autoscaling-auth': {
+      app: 'web',
+      trigger: 'redis',
+      action: 'set',
+      metadata: { password: sealer.seal('pw', sealContext.autoscalingAuth('web', 'redis', 'password')) },
+    },
     'dry-run': {
       type: 'config',
       payload: { app: 'web', set: { A: sealer.seal('1', sealContext.config('web', 'A')) } },

@@ -11,6 +11,7 @@ export function sealingJobType(argv: string[]): JobType | undefined {
   const word = args.find((arg) => !arg.startsWith('-'));
   if (word === 'config:set') return 'config';
   if (word === 'registry:login') return 'registry-login';
+  if (word === 'autoscaling-auth:set') return 'autoscaling-auth';
   if (word === 'deploy' || word === 'run') {
     const seals = args.some((arg) => /^--(env|env-file|unset-env|registry-password-stdin)(=|$)/.test(arg));
     return seals ? word : undefined;

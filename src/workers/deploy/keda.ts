@@ -10,8 +10,12 @@ import { DiscoveringObjectApi } from '../../releases/object-api.ts';
 
 export const SCALED_OBJECT_API_VERSION = 'keda.sh/v1alpha1';
 
+/** Whether the app's chart depends on KEDA being served: an autoscaled process, or trigger auth. */
 export function autoscales(spec: AppSpec): boolean {
-  return Object.values(spec.processes).some((p) => p.autoscaling !== undefined);
+  return (
+    Object.values(spec.processes).some((p) => p.autoscaling !== undefined) ||
+    Object.keys(spec.autoscalingAuth ?? {}).length > 0
+  );
 }
 
 export async function kedaServed(kc: k8s.KubeConfig): Promise<boolean> {

@@ -5,7 +5,8 @@
  *   validate and render everything → namespace → `config-{app}` → `pull-secret-{app}` (installed,
  *   kept or uninstalled; an app without its own credential gets the fleet's for its image's
  *   registry, `registry:login --global`, and catches up with a rotation that ran meanwhile,
- *   fleet-pull-secret.ts; a fleet one of a registry the image left is uninstalled) → storage claims present and bound → app release (rollout awaited,
+ *   fleet-pull-secret.ts; a fleet one of a registry the image left is uninstalled) →
+ *   `autoscaling-auth-{app}` (KEDA trigger auth Secrets, autoscaling-auth.ts) → storage claims present and bound → app release (rollout awaited,
  *   progress streamed; leaked imagePullSecrets are removed by the same apply, see
  *   src/releases/pull-secret-leaks.ts; its values also record the spec and the config revision,
  *   src/apps/revision-record.ts; a deploy's release task runs as a Job once the app release's
@@ -44,6 +45,7 @@ import { validSpec } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
 import type { HandlerContext, HandlerResult } from '../handler.ts';
 import { type GlobalCredential, globalCredentialSnapshot } from '../registry/global-credentials.ts';
+import { planAutoscalingAuth, type TriggerAuthValues } from './autoscaling-auth.ts';
 import { dryRunResult, namespaceMissing, planLine } from './dry-run.ts';
 import { followFleetCredential, globalPullSecretPlan, isFleetPullSecret } from './fleet-pull-secret.ts';
 import { autoscales, kedaServed } from './keda.ts';
@@ -70,6 +72,11 @@ export interface AppChange {
   headline?: string;
   /** Deployed config values the live Secret lost (lost-secrets.ts): `config-{app}` is left as it is. */
   configLost?: LiveValues;
+  /**
+   * The whole new set of KEDA trigger authentication values (`autoscaling-auth`, a rename), for
+   * the `autoscaling-auth-{app}` release; absent keeps the deployed one (autoscaling-auth.ts).
+   */
+  autoscalingAuth?: TriggerAuthValues;
   /** A rename: the app whose domains this one takes over (the ownership check allows them). */
   takeDomainsFrom?: string;
   /**
@@ -131,6 +138,7 @@ export async function runAppPipeline(
     change.registryPassword,
     fleet?.credential,
   );
+  const auth = await planAutoscalingAuth(cluster, app, namespace, change.autoscalingAuth);
   // Before the first deploy there is no image and no app release, but the accepted changes are
   // still rendered (with a stand-in image) so a spec that could never deploy is refused now.
   // The fleet placement profiles the processes use (a Redis read): their contents are rendered.
@@ -173,18 +181,22 @@ export async function runAppPipeline(
       ...(pullSecret.action === 'install'
         ? [{ release: releaseNames.pullSecret(app), objects: pullSecret.rendered.objects }]
         : []),
+      ...(auth.action === 'install'
+        ? [{ release: releaseNames.autoscalingAuth(app), objects: auth.rendered.objects }]
+        : []),
       ...(appRelease ? [{ release: releaseNames.app(app), objects: appRelease.objects }] : []),
     ],
     spec.domains,
     ctx.signal,
     change.takeDomainsFrom,
   );
-  if ((installConfig || pullSecret.action === 'install') && dryRun) {
+  const writesSecrets = installConfig || pullSecret.action === 'install' || auth.action === 'install';
+  if (writesSecrets && dryRun) {
     if (await namespaceMissing(kube.core, namespace)) {
       newNamespace = namespace;
       await ctx.log(`namespace ${namespace}: would be created`);
     }
-  } else if (installConfig || pullSecret.action === 'install') {
+  } else if (writesSecrets) {
     const created = await ensureNamespace(kube.core, namespace);
     if (created === 'created') await ctx.log(`namespace ${namespace}: created`);
   }
@@ -241,6 +253,34 @@ export async function runAppPipeline(
       await ctx.log(`${r.release}: uninstalled (${pullSecret.why})`);
     }
   }
+  // KEDA's trigger authentication Secrets, before the app release's TriggerAuthentications name them.
+  const authRelease = releaseNames.autoscalingAuth(app);
+  if (auth.action === 'install') {
+    await ctx.step(`Releasing trigger authentication (${authRelease})`);
+    const authInput = {
+      release: authRelease,
+      chart: auth.rendered.chart,
+      values: auth.values,
+      objects: auth.rendered.objects,
+      signal: ctx.signal,
+    };
+    if (dryRun) await plan(await engine.plan(authInput));
+    else {
+      const r = await engine.upgrade({ ...authInput, app, holder, wait: false, onInterrupt });
+      await ctx.log(`${r.release}: ${outcomeText(r.outcome, r.revision)}`);
+    }
+  } else if (auth.action === 'lost') {
+    await ctx.warn(auth.message);
+  } else if (auth.action === 'uninstall' && dryRun) {
+    await plan(await engine.planUninstall(authRelease, ctx.signal));
+  } else if (auth.action === 'uninstall') {
+    const r = await engine.uninstall({ release: authRelease, holder, signal: ctx.signal });
+    if (r.existed) {
+      await ctx.step(`Removing trigger authentication (${r.release})`);
+      await ctx.log(`${r.release}: uninstalled (no trigger authentication left)`);
+    }
+  }
+
   // A rotation between our read of the store and now may have been overwritten by what we wrote.
   const followed =
     !dryRun && fleet && fleetHost

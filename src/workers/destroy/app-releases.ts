@@ -1,5 +1,6 @@
 /**
- * The releases a destroy removes: the app release, `config-{app}`, `pull-secret-{app}`, the legacy
+ * The releases a destroy removes: the app release, `config-{app}`, `pull-secret-{app}`,
+ * `autoscaling-auth-{app}` (KEDA trigger authentication Secrets), the legacy
  * `tls-{app}` (older versions installed one; Dokku's rename and destroy leaked theirs), and any
  * other release history records for the app. Storage releases are not the app's (entries outlive
  * it; `--with-storage` destroys them through their own jobs), so they are never listed here.
@@ -15,6 +16,7 @@ export function appReleases(history: ReleaseHistoryReader, app: string): string[
     releaseNames.app(app),
     releaseNames.config(app),
     releaseNames.pullSecret(app),
+    releaseNames.autoscalingAuth(app),
     releaseNames.tls(app),
   ];
   const recorded = history.releases(app).filter((r) => !own.includes(r) && !r.startsWith(STORAGE_PREFIX));

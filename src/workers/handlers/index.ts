@@ -17,6 +17,7 @@ import { describeValues, type ResourcesPayload } from '../../jobs/schemas/resour
 import type { ScalePayload } from '../../jobs/schemas/scale.ts';
 import type { Handler } from '../handler.ts';
 import { HandlerRegistry } from '../handler-registry.ts';
+import { autoscalingAuthHandler } from './autoscaling-auth.ts';
 import { configHandler } from './config.ts';
 import { configReadHandler } from './config-read.ts';
 import { deployHandler } from './deploy.ts';
@@ -144,6 +145,7 @@ export function defaultHandlers(): HandlerRegistry {
       ),
     )
     .register('profiles', profilesHandler)
+    .register('autoscaling-auth', autoscalingAuthHandler)
     .register(
       'resources',
       specChangeHandler<ResourcesPayload>(

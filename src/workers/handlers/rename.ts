@@ -3,7 +3,8 @@
  * after a crash resumes it (docs/apps.md, "rename"):
  *
  *   refuse (NEW exists, OLD does not exist) → plan saved → install NEW through the deploy pipeline
- *   (`config-{new}` from OLD's live config, `pull-secret-{new}` from OLD's live pull secret, the
+ *   (`config-{new}` from OLD's live config, `pull-secret-{new}` from OLD's live pull secret,
+ *   `autoscaling-auth-{new}` from OLD's live trigger authentication Secrets, the
  *   app release with OLD's spec: cron suffixes, mounts and domains carried over, rollout awaited;
  *   NEW's record saved) → uninstall every release of OLD and delete its record → move the status
  *   projection (NEW takes OLD's revision; OLD is marked renamed with its lane's position at the
@@ -26,6 +27,7 @@ import type { RenamePayload } from '../../jobs/schemas/rename.ts';
 import { readLaneStatus } from '../../jobs/status.ts';
 import { loadAppState } from '../app-state.ts';
 import type { Cluster } from '../cluster.ts';
+import { liveAutoscalingAuth } from '../deploy/autoscaling-auth.ts';
 import { lostConfigMessage } from '../deploy/lost-secrets.ts';
 import { runAppPipeline } from '../deploy/pipeline.ts';
 import { appReleases } from '../destroy/app-releases.ts';
@@ -88,10 +90,20 @@ async function install(
       `the registry password of ${from} is no longer in its live pull secret: ${to} gets no pull secret; ` +
         `give it again with deploy --registry-password-stdin`,
     );
+  // KEDA trigger authentication: NEW gets OLD's live values (its Secrets and TriggerAuthentications
+  // under NEW's names); a trigger whose values the live Secret lost is left out, and said so.
+  const auth = await liveAutoscalingAuth(cluster, from);
+  if (auth && auth.lost.length > 0)
+    await ctx.log(`${auth.message}; ${to} gets no trigger authentication for ${auth.lost.join(', ')}`);
+  const { autoscalingAuth: _auth, ...spec } = state.spec;
+  const keys = Object.fromEntries(
+    Object.entries(auth?.values ?? {}).map(([t, parameters]) => [t, Object.keys(parameters).sort()]),
+  );
   await ctx.log(`installing ${to} with the spec and config of ${from}`);
   await runAppPipeline(ctx, cluster, {
-    spec: { ...state.spec, app: to },
+    spec: { ...spec, app: to, ...(Object.keys(keys).length > 0 ? { autoscalingAuth: keys } : {}) },
     env: state.env,
+    autoscalingAuth: auth?.values ?? {},
     ...(pull && 'password' in pull ? { registryPassword: pull.password } : {}),
     what: `renamed from ${from}`,
     takeDomainsFrom: from,

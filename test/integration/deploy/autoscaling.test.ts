@@ -7,11 +7,17 @@
  */
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeployFleet, startDeployFleet } from '../../helpers/deploy-fleet.ts';
 import { type KubeCli, kubeCli } from '../../helpers/kubectl.ts';
+import { everyValueInRedis } from '../../helpers/redis-values.ts';
 
-const SCALED_OBJECTS = join(import.meta.dirname, '../../fixtures/kube-sim/crds/keda.sh_scaledobjects.yaml');
+const CRDS = join(import.meta.dirname, '../../fixtures/kube-sim/crds');
+const SCALED_OBJECTS = join(CRDS, 'keda.sh_scaledobjects.yaml');
+const TRIGGER_AUTHENTICATIONS = join(CRDS, 'keda.sh_triggerauthentications.yaml');
+/** A trigger auth value: it must reach the Secret KEDA reads, and never Redis in clear. */
+const REDIS_PASSWORD = 'keda-redis-password-4f1b9c';
 
 let fleet: DeployFleet;
 let cli: KubeCli;
@@ -96,6 +102,40 @@ async function scaledObjects(): Promise<string[]> {
   })) as { items: { metadata: { name: string } }[] };
   return list.items.map((o) => o.metadata.name).sort();
 }
+async function triggerAuthentication(name: string): Promise<{ spec: Record<string, unknown> } | undefined> {
+  try {
+    return (await custom().getNamespacedCustomObject({
+      group: 'keda.sh',
+      version: 'v1alpha1',
+      namespace: 'default',
+      plural: 'triggerauthentications',
+      name,
+    })) as { spec: Record<string, unknown> };
+  } catch (err) {
+    if ((err as { code?: number }).code === 404) return undefined;
+    throw err;
+  }
+}
+async function secretData(name: string): Promise<Record<string, string> | undefined> {
+  try {
+    const secret = await fleet.core.readNamespacedSecret({ name, namespace: 'default' });
+    return Object.fromEntries(
+      Object.entries(secret.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+    );
+  } catch (err) {
+    if ((err as { code?: number }).code === 404) return undefined;
+    throw err;
+  }
+}
+async function redisHolds(value: string): Promise<boolean> {
+  const client = new Redis(fleet.redis.url, { lazyConnect: true });
+  try {
+    await client.connect();
+    return (await everyValueInRedis(client)).some((v) => v.includes(value));
+  } finally {
+    client.disconnect();
+  }
+}
 async function hpas(): Promise<string[]> {
   const list = await fleet.kc
     .makeApiClient(k8s.AutoscalingV2Api)
@@ -171,24 +211,66 @@ describe('autoscaling', () => {
       ],
       behavior: { scaleDown: { stabilizationWindowSeconds: 120 } },
     });
+    // Trigger authentication needs KEDA's TriggerAuthentication: refused by the worker, nothing written.
+    const auth = await fleet.cli([
+      'autoscaling-auth:set',
+      'shop',
+      'redis',
+      '--metadata',
+      'password=x',
+      '--wait',
+    ]);
+    expect(auth.code, auth.stdout).toBe(1);
+    expect(`${auth.stdout}${auth.stderr}`).toMatch(
+      /KEDA is not installed on this cluster \(no ScaledObject CRD\)/,
+    );
+    expect(await secretData('keda-auth-shop-redis')).toBeUndefined();
     // web is not autoscaled: no HPA, and its replicas stay longshore's.
     expect(await replicasManagers('shop-web')).toEqual(['longshore']);
     expect(await replicasManagers('shop-worker')).toEqual([]);
   });
 
   it('with KEDA: a ScaledObject, and a sync after a /scale by another manager writes nothing', async () => {
-    const applied = await cli.kubectl(['apply', '-f', SCALED_OBJECTS]);
-    expect(applied.stderr).toBe('');
+    for (const crd of [SCALED_OBJECTS, TRIGGER_AUTHENTICATIONS]) {
+      const applied = await cli.kubectl(['apply', '-f', crd]);
+      expect(applied.stderr).toBe('');
+    }
     const waited = await cli.kubectl([
       'wait',
       '--for',
       'condition=established',
       '--timeout=20s',
       'crd/scaledobjects.keda.sh',
+      'crd/triggerauthentications.keda.sh',
     ]);
     expect(waited.code, waited.stderr).toBe(0);
 
     await fleet.ok(deployArgs('jobs', appJson(REDIS, { polling_interval_seconds: 15 })));
+    await fleet.ok([
+      'autoscaling-auth:set',
+      'jobs',
+      'redis',
+      '--metadata',
+      `password=${REDIS_PASSWORD}`,
+      '--metadata',
+      'username=worker',
+      '--wait',
+    ]);
+    expect(await secretData('keda-auth-jobs-redis')).toEqual({
+      password: REDIS_PASSWORD,
+      username: 'worker',
+    });
+    expect((await triggerAuthentication('jobs-redis'))?.spec).toEqual({
+      secretTargetRef: [
+        { key: 'password', name: 'keda-auth-jobs-redis', parameter: 'password' },
+        { key: 'username', name: 'keda-auth-jobs-redis', parameter: 'username' },
+      ],
+    });
+    // Sealed by the CLI, opened only by the worker: the value is nowhere in Redis.
+    expect(await redisHolds(REDIS_PASSWORD)).toBe(false);
+    const report = await fleet.ok(['autoscaling-auth:report', 'jobs']);
+    expect(report).toMatch(/redis\s+password, username/);
+    expect(report).not.toContain(REDIS_PASSWORD);
     const scaled = (await custom().getNamespacedCustomObject({
       group: 'keda.sh',
       version: 'v1alpha1',
@@ -202,7 +284,13 @@ describe('autoscaling', () => {
       maxReplicaCount: 5,
       pollingInterval: 15,
       cooldownPeriod: 120,
-      triggers: [{ type: 'redis', metadata: { address: 'redis:6379', listLength: '5', listName: 'jobs' } }],
+      triggers: [
+        {
+          type: 'redis',
+          metadata: { address: 'redis:6379', listLength: '5', listName: 'jobs' },
+          authenticationRef: { name: 'jobs-redis' },
+        },
+      ],
     });
 
     // shop's worker was autoscaled by an HPA before KEDA came: its reconcile moves it to a ScaledObject.
@@ -223,6 +311,11 @@ describe('autoscaling', () => {
     expect((await deployment('jobs-worker')).spec?.replicas).toBe(4);
     expect((await deployment('shop-worker')).spec?.replicas).toBe(3);
     expect(await replicasManagers('jobs-worker')).toEqual(['horizontal-pod-autoscaler']);
+    expect(await secretData('keda-auth-jobs-redis')).toEqual({
+      password: REDIS_PASSWORD,
+      username: 'worker',
+    });
+    expect(await triggerAuthentication('jobs-redis')).toBeDefined();
 
     // The control: web's replicas are longshore's, so the same change to it is taken back.
     await scaleAsAutoscaler('jobs-web', 3);
@@ -262,5 +355,71 @@ describe('autoscaling', () => {
     expect((await deployment('jobs-worker')).spec?.replicas).toBe(4);
     await fleet.ok(['ps:scale', 'jobs', 'web=2', '--wait']);
     expect((await deployment('jobs-web')).spec?.replicas).toBe(2);
+  });
+
+  it('refuses bad trigger authentication input before anything is enqueued', async () => {
+    const cases: [string[], RegExp][] = [
+      [['autoscaling-auth:set', 'jobs', 'redis'], /--metadata: give at least one --metadata KEY=VALUE/],
+      [
+        ['autoscaling-auth:set', 'jobs', 'redis-queue', '--metadata', 'a=b'],
+        /TRIGGER: is not a KEDA scaler: "redis-queue"/,
+      ],
+      [
+        ['autoscaling-auth:set', 'jobs', 'redis', '--metadata', 'pass word=x'],
+        /--metadata pass word: must be a KEDA trigger parameter name/,
+      ],
+      [
+        ['autoscaling-auth:set', 'jobs', 'redis', '--metadata', 'novalue'],
+        /--metadata: "novalue" is not KEY=VALUE/,
+      ],
+      [['autoscaling-auth:set', 'nope', 'redis', '--metadata', 'a=b'], /no app nope known to the fleet/],
+      [['autoscaling-auth:unset', 'jobs', 'nope'], /TRIGGER: is not a KEDA scaler/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await fleet.cli([...args, '--wait']);
+      expect(result.code, `${args.join(' ')}\n${result.stdout}\n${result.stderr}`).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(`${result.stdout}${result.stderr}`).not.toMatch(/enqueued/);
+    }
+    expect(await secretData('keda-auth-jobs-redis')).toEqual({
+      password: REDIS_PASSWORD,
+      username: 'worker',
+    });
+  });
+
+  it('rename carries the trigger authentication; unset and destroy remove it', async () => {
+    await fleet.ok(['apps:rename', 'jobs', 'queue', '--wait']);
+    expect(await secretData('keda-auth-queue-redis')).toEqual({
+      password: REDIS_PASSWORD,
+      username: 'worker',
+    });
+    expect((await triggerAuthentication('queue-redis'))?.spec).toMatchObject({
+      secretTargetRef: [
+        { key: 'password', name: 'keda-auth-queue-redis', parameter: 'password' },
+        { key: 'username', name: 'keda-auth-queue-redis', parameter: 'username' },
+      ],
+    });
+    // Everything of OLD is gone.
+    expect(await secretData('keda-auth-jobs-redis')).toBeUndefined();
+    expect(await triggerAuthentication('jobs-redis')).toBeUndefined();
+    expect(await redisHolds(REDIS_PASSWORD)).toBe(false);
+
+    await fleet.ok(['autoscaling-auth:unset', 'queue', 'redis', '--wait']);
+    expect(await secretData('keda-auth-queue-redis')).toBeUndefined();
+    expect(await triggerAuthentication('queue-redis')).toBeUndefined();
+    const scaled = (await custom().getNamespacedCustomObject({
+      group: 'keda.sh',
+      version: 'v1alpha1',
+      namespace: 'default',
+      plural: 'scaledobjects',
+      name: 'queue-worker',
+    })) as { spec: { triggers: Record<string, unknown>[] } };
+    expect(scaled.spec.triggers[0]).not.toHaveProperty('authenticationRef');
+
+    await fleet.ok(['autoscaling-auth:set', 'queue', 'redis', '--metadata', 'password=again', '--wait']);
+    expect(await secretData('keda-auth-queue-redis')).toEqual({ password: 'again' });
+    await fleet.ok(['apps:destroy', 'queue', '--force', '--wait']);
+    expect(await secretData('keda-auth-queue-redis')).toBeUndefined();
+    expect(await triggerAuthentication('queue-redis')).toBeUndefined();
   });
 });

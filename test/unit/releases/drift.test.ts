@@ -143,4 +143,18 @@ describe('merge keys and quantities', () => {
     expect(quantityValue(3)).toBe(3);
     expect(quantityValue('lots')).toBeUndefined();
   });
+
+  it('compares a list whose items share a merge key by position (a TriggerAuthentication)', () => {
+    const ref = (parameter: string) => ({ key: parameter, name: 'keda-auth-a-redis', parameter });
+    const auth = (refs: unknown[]): ReleaseObject =>
+      ({
+        apiVersion: 'keda.sh/v1alpha1',
+        kind: 'TriggerAuthentication',
+        metadata: { name: 'a-redis', namespace: 'ns' },
+        spec: { secretTargetRef: refs },
+      }) as ReleaseObject;
+    const desired = auth([ref('password'), ref('username')]);
+    expect(findDrift(desired, auth([ref('password'), ref('username')]))).toBeUndefined();
+    expect(findDrift(desired, auth([ref('password'), ref('user')]))).toBe('spec.secretTargetRef[1].key');
+  });
 });

@@ -4,18 +4,16 @@
  * Redis; the reads go through a `config-read` job whose answer is sealed for this process alone.
  */
 import type { Command } from 'commander';
-import type { Redis } from 'ioredis';
 import { InvalidInputError, NotFoundError } from '../../../core/errors.ts';
-import { laneId } from '../../../jobs/lane.ts';
 import { ReaderKey } from '../../../jobs/reader-sealing.ts';
 import { type ConfigReadAnswer, configReadContext } from '../../../jobs/schemas/config-read.ts';
 import { sealConfigSet } from '../../../jobs/sealed-input.ts';
-import { readLaneStatus } from '../../../jobs/status.ts';
 import { formatDotenv, parseDotenv } from '../../sources/dotenv.ts';
 import { DOTENV_MAX_BYTES, readEnvFiles } from '../../sources/env-files.ts';
 import { readStdinInput } from '../../sources/read-stdin.ts';
 import { alignedLines, maskedObject } from '../config-view.ts';
 import { DRY_RUN_OPTION, type DryRunOptions, submitAppJob } from '../dry-run.ts';
+import { refuseUnknownApp } from '../known-app.ts';
 import { action, type CommonOptions, parseAssignments, type ResultView, sealer, submit } from '../runtime.ts';
 import { collect, withSubmitOptions } from './common.ts';
 
@@ -157,16 +155,6 @@ export function registerConfig(program: Command): void {
         );
       }),
     );
-}
-
-/**
- * An app Redis has never heard of (a typo) or that was destroyed is refused before enqueueing, so
- * a read leaves no lane behind for a name that is no app (apps:list would list it).
- */
-async function refuseUnknownApp(redis: Redis, app: string): Promise<void> {
-  const status = await readLaneStatus(redis, laneId({ kind: 'app', name: app }));
-  if (!status) throw new NotFoundError(`no app ${app} known to the fleet (apps:list lists the apps)`);
-  if (status.destroyed) throw new NotFoundError(`app ${app} was destroyed (apps:list --all lists it)`);
 }
 
 /** Opens the job's answer with this process's key; the values exist in clear only from here on. */

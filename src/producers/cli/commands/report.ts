@@ -115,6 +115,28 @@ export function reportLines(app: string, r: Report, style: Style, now: number = 
         ),
       );
     }
+    // The release task and postdeploy (docs/apps.md, "The release phase", "Postdeploy").
+    rows.push(
+      row(
+        'release task',
+        s.release
+          ? `${s.release.command} (${s.release.source === 'procfile' ? 'Procfile release' : 'app.json scripts.dokku.predeploy'})`
+          : '- (no Procfile release, no app.json scripts.dokku.predeploy)',
+      ),
+    );
+    if (s.postdeploy)
+      rows.push(row('postdeploy', `${s.postdeploy.command} (app.json scripts.dokku.postdeploy)`));
+    const auth: Record<string, string[] | undefined> = s.autoscalingAuth ?? {};
+    if (Object.keys(auth).length > 0)
+      rows.push(
+        row(
+          'trigger auth',
+          Object.keys(auth)
+            .sort()
+            .map((t) => `${t} (${(auth[t] ?? []).join(', ')})`)
+            .join(' '),
+        ),
+      );
     rows.push(row('domains', s.domains.join(' ') || '-'));
     rows.push(row('ports', s.ports.join(' ') || '- (default http:80:5000 for web)'));
     rows.push(
