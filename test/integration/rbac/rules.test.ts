@@ -168,7 +168,7 @@ const WORKFLOWS: Record<string, (app: string, run: Step) => Promise<unknown>> = 
     );
     await run(['domains:add', app, `${app}.example.com`, '--wait']);
     await run(['config:set', app, 'GREETING=hello', '--wait']);
-    await run(['destroy', app, '--force', '--wait']);
+    await run(['apps:destroy', app, '--force', '--wait']);
   },
   // A Procfile `release` task runs as a Job before the release.
   async release(app, run) {
@@ -187,6 +187,18 @@ const WORKFLOWS: Record<string, (app: string, run: Step) => Promise<unknown>> = 
     await deployWeb(app, run);
     await run(['run', app, '-e', 'TOKEN=x', '--', 'echo', 'ok']);
     await run(['logs', app, '--tail', '1']);
+    // A run whose image cannot be pulled: its Job is deleted (exit 1, as it should).
+    fleet.sim.settings.unpullableImages.push(`registry.example.com/${app}:1`);
+    await run(['run', app, '--', 'echo', 'never']).catch(() => undefined);
+  },
+  // Fleet-wide registry credentials, rotated: the app's pull secret is replaced in place.
+  async registry(app, run) {
+    await deployWeb(app, run);
+    for (const password of ['first-pass', 'second-pass'])
+      await run(['registry:login', 'registry.example.com', 'ci', '--password-stdin', '--global', '--wait'], {
+        stdin: `${password}\n`,
+      });
+    await run(['registry:logout', 'registry.example.com', '--global', '--wait']);
   },
   // run -it in a pseudo-terminal (script(1)): the worker attaches to the pod.
   async attach(app, run) {
@@ -223,6 +235,7 @@ const WORKFLOWS: Record<string, (app: string, run: Step) => Promise<unknown>> = 
   // cpu autoscaling without KEDA: an HPA.
   async hpa(app, run) {
     await autoscaled(app, run, { type: 'cpu', metadata: { value: '60' } });
+    await run(['apps:destroy', app, '--force', '--wait']);
   },
   // With KEDA's CRD served: a ScaledObject (and the trigger's TriggerAuthentication).
   async keda(app, run) {
@@ -231,6 +244,9 @@ const WORKFLOWS: Record<string, (app: string, run: Step) => Promise<unknown>> = 
       type: 'redis',
       metadata: { address: 'redis:6379', listName: 'jobs', listLength: '5' },
     });
+    await run(['apps:destroy', app, '--force', '--wait']);
+    // Gone again, so a later hpa workflow gets an HPA.
+    await kubectl.kubectl(['delete', '-f', SCALED_OBJECTS, '--wait']);
   },
 };
 
@@ -277,12 +293,21 @@ function askedSince(from: number): { asked: Set<string>; refused: string[] } {
   };
 }
 
+/**
+ * Stops the worker; resolves once the simulator has logged its requests (a watch is logged when
+ * its connection closes).
+ */
+async function stopWorker(): Promise<void> {
+  if (!worker) return;
+  worker.kill('SIGKILL');
+  await within(worker.exited, 15_000, 'the worker to exit').catch(() => undefined);
+  worker = undefined;
+  await until(() => fleet.sim.requests.inFlight().length === 0, "the worker's watches to close");
+}
+
 /** Empties Redis and starts a fresh worker (no informer cache of an earlier case). */
 async function freshWorker(): Promise<void> {
-  if (worker) {
-    worker.kill('SIGKILL');
-    await within(worker.exited, 15_000, 'the worker to exit').catch(() => undefined);
-  }
+  await stopWorker();
   await redis.flushall();
   worker = await fleet.startWorker();
 }
