@@ -40,6 +40,14 @@ const SCALED_OBJECTS = join(import.meta.dirname, '../../fixtures/kube-sim/crds/k
 const NOT_ASKED_BY_KUBE_SIM = new Set(['create /pods/attach']);
 
 /**
+ * Asked for in `npm run test:rbac` but by no workflow here yet (unfinished, docs/rbac.md):
+ * `update /secrets` is the conditional replace of a fleet pull secret's rotation
+ * (test/e2e/registry.test.ts) and of storage's index rewrite (test/e2e/secrets-migration.test.ts);
+ * the registry workflow below rotates a fleet credential but has not been seen to replace.
+ */
+const COVERED_BY_E2E_ONLY = new Set(['update /secrets']);
+
+/**
  * The KEDA TriggerAuthentication of an autoscaled process's trigger credentials is being added to
  * the app chart (issue 18); until the chart renders one, its rule has no workflow to prove it.
  * Once it does, the keda workflow must create one, and this exception ends by itself.
@@ -281,22 +289,26 @@ function autoscaled(app: string, run: Step, trigger: Record<string, unknown>) {
   ]);
 }
 
-/** What the ServiceAccount asked for since request `from`, as `verb group/resource[/sub]`. */
-function askedSince(from: number): { asked: Set<string>; refused: string[] } {
+/**
+ * What the ServiceAccount asked for since request `from` (at time `since`), as `verb
+ * group/resource[/sub]`. A watch is logged only when its connection closes, so the requests
+ * still open count too: here only longshore's worker keeps any open (the test's clients do not watch).
+ */
+function askedSince(from: number, since = 0): { asked: Set<string>; refused: string[] } {
   const mine = fleet.sim.requests
     .entries()
     .slice(from)
     .filter((r) => r.user === SERVICE_ACCOUNT_USER && r.resource !== '');
+  const open = fleet.sim.requests.inFlight().filter((r) => r.at >= since && r.resource !== '');
   return {
-    asked: new Set(mine.map((r) => `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`)),
+    asked: new Set(
+      [...mine, ...open].map((r) => `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`),
+    ),
     refused: mine.filter((r) => r.status === 403).map(describeRequest),
   };
 }
 
-/**
- * Stops the worker; resolves once the simulator has logged its requests (a watch is logged when
- * its connection closes).
- */
+/** Stops the worker (SIGKILL: a fresh one follows). */
 async function stopWorker(): Promise<void> {
   if (!worker) return;
   worker.kill('SIGKILL');
@@ -341,7 +353,13 @@ describe('infra/deploy/rbac.yaml', () => {
     }
     const all = new Set([...used.values()].flatMap((s) => [...s]));
     const unused = [...granted()]
-      .filter((g) => !all.has(g) && !NOT_ASKED_BY_KUBE_SIM.has(g) && !awaitingChart(g.split(' ')[1]!))
+      .filter(
+        (g) =>
+          !all.has(g) &&
+          !NOT_ASKED_BY_KUBE_SIM.has(g) &&
+          !COVERED_BY_E2E_ONLY.has(g) &&
+          !awaitingChart(g.split(' ')[1]!),
+      )
       .sort();
     expect(unused, 'granted in infra/deploy/rbac.yaml but used by no workflow').toEqual([]);
   });
