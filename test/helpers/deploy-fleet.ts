@@ -3,7 +3,7 @@
  * worker processes (`longshore worker`) pointed at the simulator through a kubeconfig file. Tests
  * drive it with the real CLI, so every job goes CLI → Redis → worker process → kube-sim over HTTP.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
@@ -11,6 +11,16 @@ import type { SimOptions } from '../../infra/kube-sim/sim.ts';
 import { type PrivateRedis, startPrivateRedis } from '../../src/dev/private-redis.ts';
 import { SecretReleaseStore } from '../../src/storage/index.ts';
 import { CLI, fleetEnv, killAll, type Proc, runCli, startProcess } from './processes.ts';
+import {
+  AS_SERVICE_ACCOUNT,
+  describeRequest,
+  forbiddenRequests,
+  type Manifest,
+  RBAC_MANIFEST,
+  rbacManifests,
+  SERVICE_ACCOUNT_USER,
+  serviceAccountKubeconfig,
+} from './service-account.ts';
 import { type SimClients, startSimWithClients } from './sim.ts';
 import { within } from './wait.ts';
 
@@ -40,12 +50,37 @@ export interface DeployFleet extends SimClients {
   stop(): Promise<void>;
 }
 
-export async function startDeployFleet(simOptions: SimOptions = {}): Promise<DeployFleet> {
+export interface DeployFleetOptions {
+  /**
+   * Act as the ServiceAccount with these RBAC manifests, whatever LONGSHORE_TEST_AS_SERVICE_ACCOUNT
+   * says, and leave the 403s to the test (test/integration/rbac/rules.test.ts removes rules).
+   */
+  serviceAccount?: { manifests: Manifest[] };
+}
+
+export async function startDeployFleet(
+  simOptions: SimOptions = {},
+  options: DeployFleetOptions = {},
+): Promise<DeployFleet> {
   const redis = await startPrivateRedis();
-  const clients = await startSimWithClients(simOptions);
+  const asServiceAccount = AS_SERVICE_ACCOUNT || options.serviceAccount !== undefined;
+  const clients = await startSimWithClients(
+    asServiceAccount ? { ...simOptions, authorization: 'rbac' } : simOptions,
+  );
   const dir = mkdtempSync(join(tmpdir(), 'longshore-e2e-'));
   const kubeconfig = join(dir, 'kubeconfig');
-  writeFileSync(kubeconfig, clients.sim.kubeconfig());
+  // longshore's processes get this kubeconfig; the test's own clients (`kc`, `core`…) stay admin.
+  writeFileSync(
+    kubeconfig,
+    asServiceAccount
+      ? await serviceAccountKubeconfig(
+          clients.sim,
+          clients,
+          options.serviceAccount?.manifests ??
+            rbacManifests(process.env.LONGSHORE_TEST_RBAC_MANIFEST || RBAC_MANIFEST),
+        )
+      : clients.sim.kubeconfig(),
+  );
   const env = fleetEnv(redis.url, { KUBECONFIG: kubeconfig, LONGSHORE_SYNC_INTERVAL_MS: '0' });
   const workers: Proc[] = [];
   const stores: SecretReleaseStore[] = [];
@@ -122,6 +157,20 @@ export async function startDeployFleet(simOptions: SimOptions = {}): Promise<Dep
       await clients.sim.stop();
       await redis.stop();
       rmSync(dir, { recursive: true, force: true });
+      if (asServiceAccount && !options.serviceAccount) {
+        // What the ServiceAccount asked for, one JSON line per request (LONGSHORE_TEST_RBAC_RECORD):
+        // how a new feature's needs are found (docs/rbac.md "Changing the rules").
+        const record = process.env.LONGSHORE_TEST_RBAC_RECORD;
+        if (record) {
+          const mine = clients.sim.requests.entries().filter((r) => r.user === SERVICE_ACCOUNT_USER);
+          appendFileSync(record, mine.map((r) => `${JSON.stringify(describeRequest(r))}\n`).join(''));
+        }
+        const refused = forbiddenRequests(clients.sim);
+        if (refused.length > 0)
+          throw new Error(
+            `kube-sim refused ${refused.length} request(s) of ${SERVICE_ACCOUNT_USER} (infra/deploy/rbac.yaml lacks a rule):\n${[...new Set(refused)].join('\n')}`,
+          );
+      }
     },
   };
 }

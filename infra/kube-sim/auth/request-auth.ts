@@ -25,8 +25,16 @@ export function requestAuth(store: ObjectStore, tokens: TokenIssuer, mode: Autho
   return {
     authenticator,
     authorizer,
-    check(req: IncomingMessage, r: Route, verb: string, path: string, query: URLSearchParams): UserInfo {
+    check(
+      req: IncomingMessage,
+      r: Route,
+      verb: string,
+      path: string,
+      query: URLSearchParams,
+      authenticated?: (username: string) => void,
+    ): UserInfo {
       const user = authenticator.authenticate(req);
+      authenticated?.(user.username);
       const attributes = requestAttributes(user, req.method ?? 'GET', path, r, verb, query);
       const decision = authorizer.authorize(attributes);
       if (!decision.allowed) throw forbidden(attributes, decision.reason);

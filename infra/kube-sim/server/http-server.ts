@@ -71,14 +71,22 @@ export interface HttpServerDeps {
    * pending). A write is answered only after it, so "created" means "survives a crash".
    */
   durable?: () => Promise<void> | undefined;
-  /**
-   * Authentication and authorization before routing (auth/request-auth.ts): returns the user or
-   * throws the 401/403 StatusError; `create` answers the review kinds and TokenRequest.
-   */
   /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
   tls?: { key: string; cert: string };
+  /**
+   * Authentication and authorization before routing (auth/request-auth.ts): returns the user or
+   * throws the 401/403 StatusError, calling `authenticated` with the user's name first (so a
+   * refused request is logged with who asked); `create` answers the review kinds and TokenRequest.
+   */
   auth?: {
-    check(req: IncomingMessage, r: Route, verb: Verb, path: string, query: URLSearchParams): unknown;
+    check(
+      req: IncomingMessage,
+      r: Route,
+      verb: Verb,
+      path: string,
+      query: URLSearchParams,
+      authenticated?: (username: string) => void,
+    ): unknown;
     create(r: Route & { kind: 'resource' }, body: unknown, user: unknown): unknown;
   };
 }
@@ -425,6 +433,8 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
     };
     // Read as it arrives, before a fault's added latency: a stream read later has lost its data.
     // An upgrade request has no body: what follows its headers belongs to the new protocol.
+    // Who asked, once authenticated: the request log records it (also on a 403).
+    let username: string | undefined;
     const received = upgrade ? Promise.resolve(Buffer.alloc(0)) : readBody(req, traffic.in);
     received.catch(() => undefined);
     const write = res.write.bind(res);
@@ -461,6 +471,7 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         ...(r.kind === 'resource' && r.namespace ? { namespace: r.namespace } : {}),
         ...(r.kind === 'resource' && r.name ? { name: r.name } : {}),
         ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
+        ...(username !== undefined ? { user: username } : {}),
         ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
         ...(query.getAll('dryRun').includes('All') ? { dryRun: true } : {}),
       };
@@ -518,7 +529,12 @@ export async function startHttpServer(deps: HttpServerDeps, host: string, port: 
         throw statusErrors.internal('injected fault');
       }
       // kube-apiserver's filter chain: authentication, then authorization, then the handler.
-      const user = r.kind === 'admin' ? undefined : deps.auth?.check(req, r, verb, url.pathname, query);
+      const user =
+        r.kind === 'admin'
+          ? undefined
+          : deps.auth?.check(req, r, verb, url.pathname, query, (name) => {
+              username = name;
+            });
       const requestWarnings: string[] = [];
       const answering = dispatch(req, res, r, query, verb, requestWarnings, received, upgrade, traffic, user);
       const answer = await (durable ? answering.finally(durable) : answering);

@@ -31,6 +31,8 @@ export interface RequestRecord {
   bytesOut: number;
   durationMs: number;
   userAgent?: string;
+  /** The authenticated user's name (`system:serviceaccount:NS:NAME`, `kube-sim-admin`…); unset on a 401. */
+  user?: string;
   contentType?: string;
   /** The request asked for `dryRun=All`. */
   dryRun?: boolean;

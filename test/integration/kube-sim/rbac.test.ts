@@ -143,6 +143,22 @@ subjects:
     expect(ns.stderr).toContain(
       `namespaces is forbidden: User "${SA_USER}" cannot list resource "namespaces" in API group "" at the cluster scope`,
     );
+    // The request log names who asked, on the refused requests too (tests assert "no 403 for X").
+    const refused = sim.requests.entries().filter((r) => r.status === 403 && r.user === SA_USER);
+    expect(refused.map((r) => `${r.verb} ${r.resource} ${r.namespace ?? ''}/${r.name ?? ''}`)).toEqual(
+      expect.arrayContaining([
+        'list /secrets team/',
+        'list /pods team/',
+        'get /secrets other/db',
+        'list /namespaces /',
+      ]),
+    );
+    expect(
+      sim.requests.entries({ verb: 'get', resource: '/secrets', namespace: 'team', name: 'db' }),
+    ).toEqual(expect.arrayContaining([expect.objectContaining({ status: 200, user: SA_USER })]));
+    expect(sim.requests.entries({ verb: 'create', resource: '/secrets', namespace: 'team' })).toEqual([
+      expect.objectContaining({ status: 201, user: 'kube-sim-admin' }),
+    ]);
   });
 
   it('answers 401 for invalid and expired tokens, and lets anonymous users only see public info', async () => {
@@ -172,6 +188,13 @@ subjects:
     expect(((await anonymous.json()) as { message: string }).message).toBe(
       'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
     );
+    // A 401 has no user; an anonymous request is logged as system:anonymous.
+    const logged = sim.requests.entries({ resource: '/secrets', namespace: 'team', name: 'db' });
+    expect(logged.filter((r) => r.status === 401).every((r) => r.user === undefined)).toBe(true);
+    expect(sim.requests.entries({ verb: 'list', resource: '/namespaces' }).at(-1)).toMatchObject({
+      status: 403,
+      user: 'system:anonymous',
+    });
     expect((await get(`${sim.url}/version`)).status).toBe(200);
     const root = await get(`${sim.url}/apis`);
     expect(root.status).toBe(403);
