@@ -234,4 +234,16 @@ export async function benchFleetThroughput(argv: string[]): Promise<void> {
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
   for (const row of [header, ...table])
     console.log(row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  '));
+  // Issue 19's target: the whole fleet worker at least 80 % of bare BullMQ, same run, same concurrency.
+  for (const workers of [1, 2]) {
+    const of = (kind: Kind) => rows.find((r) => r.kind === kind && r.workers === workers)!.result.throughput;
+    const ratio = of('fleet') / of('bare');
+    console.log(
+      `${workers} worker(s): bare BullMQ ${of('bare').toFixed(0)} jobs/s, fleet worker ${of('fleet').toFixed(0)} jobs/s, ` +
+        `ratio ${ratio.toFixed(2)}, target >= ${FLEET_TARGET.toFixed(2)}: ${ratio >= FLEET_TARGET ? 'PASS' : 'FAIL'}`,
+    );
+  }
 }
+
+/** The fleet worker's no-op throughput must reach this share of bare BullMQ's (issue 19). */
+const FLEET_TARGET = 0.8;

@@ -5,6 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import { KEY_PREFIX, keys } from '../keys.ts';
+import { AcquireBatcher, type AcquireRequest } from './acquire-batcher.ts';
 import { type OrderingScript, orderingScripts } from './scripts.ts';
 
 type ScriptFn = (...args: (string | number)[]) => Promise<unknown>;
@@ -14,6 +15,7 @@ const COMMANDS = {
   lsReserve: 'reserve',
   lsUnreserve: 'unreserve',
   lsAcquire: 'acquire',
+  lsAcquireMany: 'acquire-many',
   lsPeek: 'peek',
   lsFinish: 'finish',
   lsStartUnordered: 'start-unordered',
@@ -63,12 +65,50 @@ export interface FinishInput {
 }
 
 export class LaneStore {
+  /** Coalesces the acquire calls of one tick into one script call (acquire-batcher.ts). */
+  private readonly batcher: AcquireBatcher;
+
   constructor(private readonly redis: Redis) {
     const scripts = orderingScripts();
     for (const [name, file] of Object.entries(COMMANDS)) {
       const { numberOfKeys, lua } = scripts[file];
       if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua });
     }
+    this.batcher = new AcquireBatcher(
+      (r) => this.acquireOne(r),
+      (requests) => this.acquireMany(requests),
+    );
+  }
+
+  private async acquireOne(r: AcquireRequest): Promise<unknown[]> {
+    const args: (string | number)[] = [
+      KEY_PREFIX,
+      r.lane,
+      r.jobId,
+      Date.now(),
+      r.graceMs,
+      r.supersedeKey,
+      r.attemptJson,
+    ];
+    if (r.supersedeKey) args.push(r.supersedeRule, ...r.passable);
+    return (await this.call('lsAcquire', keys.lanePending(r.lane), ...args)) as unknown[];
+  }
+
+  private async acquireMany(requests: readonly AcquireRequest[]): Promise<unknown[][]> {
+    const args: (string | number)[] = [KEY_PREFIX, Date.now(), requests.length];
+    for (const r of requests) {
+      args.push(
+        r.lane,
+        r.jobId,
+        r.graceMs,
+        r.supersedeKey,
+        r.attemptJson,
+        r.supersedeRule,
+        r.passable.length,
+        ...r.passable,
+      );
+    }
+    return (await this.call('lsAcquireMany', keys.lanePending(requests[0]!.lane), ...args)) as unknown[][];
   }
 
   private call(name: ScriptName, key: string, ...args: (string | number)[]): Promise<unknown> {
@@ -104,7 +144,8 @@ export class LaneStore {
   }
 
   /**
-   * Whether a picked job runs now (its LaneDecision). With a supersede key, `supersedeRule` says
+   * Whether a picked job runs now (its LaneDecision). Calls made in the same tick go to Redis as
+   * one script call (acquire-batcher.ts); each still gets its own decision. With a supersede key, `supersedeRule` says
    * which newer job of its type skips it (`adjacent`, the default: only one with nothing but
    * `passable` job types between them; `any`: the newest) — `supersessionOf(contract)` in
    * jobs/contracts.ts gives all three.
@@ -119,17 +160,15 @@ export class LaneStore {
     attemptJson: string;
     graceMs: number;
   }): Promise<LaneDecision> {
-    const args: (string | number)[] = [
-      KEY_PREFIX,
-      input.lane,
-      input.jobId,
-      Date.now(),
-      input.graceMs,
-      input.supersedeKey ?? '',
-      input.attemptJson,
-    ];
-    if (input.supersedeKey) args.push(input.supersedeRule ?? 'adjacent', ...(input.passable ?? []));
-    const reply = (await this.call('lsAcquire', keys.lanePending(input.lane), ...args)) as unknown[];
+    const reply = await this.batcher.acquire({
+      lane: input.lane,
+      jobId: input.jobId,
+      graceMs: input.graceMs,
+      supersedeKey: input.supersedeKey ?? '',
+      supersedeRule: input.supersedeKey ? (input.supersedeRule ?? 'adjacent') : '',
+      passable: input.supersedeKey ? (input.passable ?? []) : [],
+      attemptJson: input.attemptJson,
+    });
     switch (reply[0]) {
       case 'done':
         return { kind: 'done', done: String(reply[1]) };

@@ -8,6 +8,7 @@
  *   unreserve        (producer) undo a reservation whose add failed, or drop a cancelled job
  *   acquire          (worker, when a job is picked) `go` only for the head of the lane, `wait`
  *                    otherwise, `superseded` when a newer job carries its change; records the attempt
+ *   acquire-many     (worker) acquire for the jobs picked in the same tick, in one call
  *   peek             (worker, after parking a job) the same clean-up, then "is this job the head now?"
  *   finish           (worker, when a job ended for good, before BullMQ records it) done marker,
  *                    attempt end, status projection, leave the lane, and the next head to promote
@@ -26,6 +27,7 @@ export const ORDERING_SCRIPTS = [
   'reserve',
   'unreserve',
   'acquire',
+  'acquire-many',
   'peek',
   'finish',
   'start-unordered',

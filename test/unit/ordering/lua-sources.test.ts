@@ -80,6 +80,8 @@ describe('ordering Lua sources', () => {
       'includes/restates.lua',
       'includes/superseded-by.lua',
       'includes/record-attempt.lua',
+      // acquire's turn check, shared with acquire-many (the coalesced form).
+      'includes/acquire-one.lua',
       'acquire.lua',
     ]);
     expect(acquire.lua.match(/local function cleanHead\(/g)).toHaveLength(1);

@@ -24,38 +24,7 @@
                                           tail now; previous are the earlier attempt records
 ]]
 --- @include "includes/keys"
---- @include "includes/clean-head"
---- @include "includes/superseded-by"
---- @include "includes/record-attempt"
+--- @include "includes/acquire-one"
 
-local P, lane, jobId = ARGV[1], ARGV[2], ARGV[3]
-local now, grace, supersedeKey, attempt, rule = tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6], ARGV[7], ARGV[8]
-local pending = KEYS[1]
-local jobPrefix = jobKeyPrefix(P)
-local jobKey = jobPrefix .. jobId
-
-local done = redis.call('HGET', jobKey, 'lsDone')
-if done then return {'done', done} end
-
-local requeued = 0
-local seq = redis.call('ZSCORE', pending, jobId)
-if not seq then
-  -- Not in the lane: retried after it failed for good, or added after its reservation was given
-  -- up. Either way it joins the lane at the tail, as if enqueued now.
-  seq = redis.call('INCR', laneKey(P, lane, 'seq'))
-  redis.call('ZADD', pending, seq, jobId)
-  requeued = 1
-end
-seq = tonumber(seq)
-
-local head = cleanHead(pending, laneKey(P, lane, 'reserved'), jobPrefix, jobId, now, grace)
-if head ~= jobId then return {'wait', head or ''} end
-
-if supersedeKey ~= '' then
-  local by = supersededBy(pending, laneKey(P, lane, 'latest'), jobPrefix, jobId, seq, supersedeKey, rule,
-    {unpack(ARGV, 9)})
-  if by then return {'superseded', by, seq} end
-end
-
-local n, previous = recordAttempt(jobKey, attempt)
-return {'go', seq, requeued, n, previous}
+return acquireOne(ARGV[1], KEYS[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6],
+  ARGV[7], ARGV[8], {unpack(ARGV, 9)})
