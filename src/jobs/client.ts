@@ -5,12 +5,14 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { InfrastructureError } from '../core/errors.ts';
+import { InfrastructureError, RefusedError } from '../core/errors.ts';
 import type { JobType } from './contract.ts';
 import { ENVELOPE_VERSION, type JobEnvelope } from './envelope.ts';
-import { KEY_PREFIX, QUEUE_NAME } from './keys.ts';
+import { QUEUE_NAME } from './keys.ts';
 import { laneId } from './lane.ts';
 import { LaneStore } from './ordering/lane-store.ts';
+import { ensureShardLayout } from './shard-guard.ts';
+import { allShards, shardCount, shardOfJobId, shardOfLane, shardPrefix } from './shards.ts';
 import { validateJobLazily } from './validate-lazily.ts';
 
 /** Name of the custom backoff strategy workers implement (jittered exponential, Retry-After aware). */
@@ -37,20 +39,48 @@ export const RETENTION = {
   keepLogs: 1_000,
 };
 
-export function createQueue(connection: Redis): Queue {
-  return new Queue(QUEUE_NAME, { connection, prefix: KEY_PREFIX });
+/** The BullMQ queue of shard `shard` (default 0, the only one with one shard): prefix its hash tag. */
+export function createQueue(connection: Redis, shard = 0): Queue {
+  return new Queue(QUEUE_NAME, { connection, prefix: shardPrefix(shard) });
 }
 
 export class JobClient {
-  readonly queue: Queue;
+  /** One BullMQ queue per shard (src/jobs/shards.ts), by shard index. */
+  readonly queues: readonly Queue[];
   private readonly lanes: LaneStore;
+  /** The shard layout check (shard-guard.ts), once per client, before its first write. */
+  private layoutChecked?: Promise<void>;
 
   constructor(
     readonly connection: Redis,
     private readonly defaults: JobDefaults,
   ) {
-    this.queue = createQueue(connection);
+    this.queues = allShards().map((shard) => createQueue(connection, shard));
     this.lanes = new LaneStore(connection);
+  }
+
+  /** Shard 0's queue: with one shard (the default) the fleet's only queue. */
+  get queue(): Queue {
+    return this.queues[0]!;
+  }
+
+  /** Listens to every shard's queue's `error` events (an EventEmitter throws one nobody hears). */
+  onQueueError(listener: (err: Error) => void): void {
+    for (const queue of this.queues) queue.on('error', listener);
+  }
+
+  /** Refuses (ShardLayoutError) when the fleet's data was written with another K. */
+  checkShardLayout(): Promise<void> {
+    this.layoutChecked ??= ensureShardLayout(this.connection).catch((err: unknown) => {
+      this.layoutChecked = undefined;
+      throw err;
+    });
+    return this.layoutChecked;
+  }
+
+  /** The queue that holds job `jobId` (its lane's shard). */
+  queueFor(jobId: string): Queue {
+    return this.queues[shardOfJobId(jobId)]!;
   }
 
   /**
@@ -59,6 +89,7 @@ export class JobClient {
    */
   async enqueue(type: string, payload: unknown, enqueuedBy: string): Promise<EnqueuedJob> {
     const job = await validateJobLazily(type, payload);
+    await this.checkShardLayout();
     const lane = job.contract.lane(job.payload);
     const envelope: JobEnvelope = {
       v: ENVELOPE_VERSION,
@@ -82,6 +113,7 @@ export class JobClient {
     const supersedeKey = job.contract.supersedeKey ?? '';
     const barrierLane = job.contract.barrierLane?.(job.payload);
     const barrier = barrierLane ? laneId(barrierLane) : undefined;
+    if (barrier) refuseCrossShard(job.type, id, barrier);
     // Both positions in one script: every lane then orders jobs by the moment they were reserved,
     // so a job only ever waits for earlier ones and two jobs never wait for each other
     // (docs/ordering.md, "Barriers").
@@ -103,7 +135,7 @@ export class JobClient {
 
   private async add(type: string, data: JobEnvelope, opts: Parameters<Queue['add']>[2]): Promise<void> {
     try {
-      await this.queue.add(type, data, opts);
+      await this.queueFor(opts?.jobId ?? '').add(type, data, opts);
     } catch (err) {
       throw new InfrastructureError(`could not enqueue the ${type} job: ${(err as Error).message}`, {
         cause: err,
@@ -112,6 +144,26 @@ export class JobClient {
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
+    await Promise.all(this.queues.map((queue) => queue.close()));
   }
+}
+
+/**
+ * A job that holds two lanes (a rename, a mount: docs/ordering.md, "Barriers") reserves both in
+ * one script, which on Redis Cluster must stay in one slot: with K > 1 shards both lanes must hash
+ * to the same shard (docs/redis-cluster.md, "Jobs of two lanes"). Refused before anything is
+ * written, naming both shards.
+ */
+export class CrossShardJobError extends RefusedError {}
+
+function refuseCrossShard(type: string, lane: string, barrier: string): void {
+  const k = shardCount();
+  const [a, b] = [shardOfLane(lane), shardOfLane(barrier)];
+  if (a === b) return;
+  throw new CrossShardJobError(
+    `a ${type} job holds lanes ${lane} (queue shard ${a}) and ${barrier} (queue shard ${b}) of ${k}; ` +
+      'with LONGSHORE_QUEUE_SHARDS > 1 both lanes of such a job must be in one shard: ' +
+      'choose names in the same shard, ' +
+      'see docs/redis-cluster.md, "Jobs of two lanes"',
+  );
 }

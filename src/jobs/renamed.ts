@@ -36,6 +36,7 @@ import type { Redis } from 'ioredis';
 import { AUTOSCALED_TYPES_FIELD, PROCESS_TYPES_FIELD } from './app-processes.ts';
 import { keys } from './keys.ts';
 import { laneId } from './lane.ts';
+import { shardOfLane } from './shards.ts';
 
 export const RENAMED_FIELD = 'renamedTo';
 
@@ -196,7 +197,7 @@ export async function moveProjection(redis: Redis, from: string, to: string, job
     .multi()
     .hset(keys.status(appLane(to)), fields)
     .hdel(keys.status(appLane(to)), RENAMED_FIELD)
-    .sadd(keys.statusLanes, appLane(to))
+    .sadd(keys.statusLanes(shardOfLane(appLane(to))), appLane(to))
     .eval(MARK_MOVED, 2, source, keys.laneSeq(appLane(from)), RENAMED_FIELD, to, jobId)
     .exec();
   // A command's error inside EXEC is a reply, not a rejection: the move must not pass for done.

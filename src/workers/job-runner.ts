@@ -75,7 +75,8 @@ export interface JobRunnerDeps {
   lanes: LaneStore;
   registry: HandlerRegistry;
   services: WorkerServices;
-  queue: Queue;
+  /** The queue of a job id's shard (JobClient.queueFor). */
+  queueFor: (jobId: string) => Queue;
   redis: Redis;
   logger: Logger;
   metrics: WorkerMetrics;

@@ -4,7 +4,8 @@
  * flushed the script cache; they are read and assembled once per process, by the first LaneStore.
  */
 import type { Redis } from 'ioredis';
-import { KEY_PREFIX, keys } from '../keys.ts';
+import { keys } from '../keys.ts';
+import { prefixOfJobId, prefixOfLane, shardOfLane } from '../shards.ts';
 import { type OrderingScript, orderingScripts } from './scripts.ts';
 
 type ScriptFn = (...args: (string | number)[]) => Promise<unknown>;
@@ -85,10 +86,14 @@ export class LaneStore {
     supersedeKey = '',
     barrierLane = '',
   ): Promise<{ jobId: string; seq: number; barrierSeq?: number }> {
+    // Both lanes' keys are under the hash tag of one shard, as one script needs on Redis Cluster:
+    // JobClient refuses a job whose two lanes are in different shards before it gets here.
+    if (barrierLane && shardOfLane(barrierLane) !== shardOfLane(lane))
+      throw new Error(`lanes ${lane} and ${barrierLane} are in different queue shards`);
     const reply = (await this.call(
       'lsReserve',
       keys.lanePending(lane),
-      KEY_PREFIX,
+      prefixOfLane(lane),
       lane,
       Date.now(),
       supersedeKey,
@@ -100,7 +105,7 @@ export class LaneStore {
   }
 
   async unreserve(lane: string, jobId: string, supersedeKey = ''): Promise<void> {
-    await this.call('lsUnreserve', keys.lanePending(lane), KEY_PREFIX, lane, jobId, supersedeKey);
+    await this.call('lsUnreserve', keys.lanePending(lane), prefixOfLane(lane), lane, jobId, supersedeKey);
   }
 
   /**
@@ -120,7 +125,7 @@ export class LaneStore {
     graceMs: number;
   }): Promise<LaneDecision> {
     const args: (string | number)[] = [
-      KEY_PREFIX,
+      prefixOfLane(input.lane),
       input.lane,
       input.jobId,
       Date.now(),
@@ -161,7 +166,7 @@ export class LaneStore {
    */
   async turn(lane: string, jobId: string, graceMs: number): Promise<'head' | 'behind' | 'absent'> {
     const reply = Number(
-      await this.call('lsPeek', keys.lanePending(lane), KEY_PREFIX, lane, jobId, Date.now(), graceMs),
+      await this.call('lsPeek', keys.lanePending(lane), prefixOfLane(lane), lane, jobId, Date.now(), graceMs),
     );
     return reply === 1 ? 'head' : reply === 0 ? 'behind' : 'absent';
   }
@@ -172,7 +177,7 @@ export class LaneStore {
     const reply = (await this.call(
       'lsFinish',
       keys.lanePending(input.lane),
-      KEY_PREFIX,
+      prefixOfLane(input.lane),
       input.lane,
       input.jobId,
       Date.now(),
@@ -191,7 +196,7 @@ export class LaneStore {
     const reply = (await this.call(
       'lsStartUnordered',
       keys.job(jobId),
-      KEY_PREFIX,
+      prefixOfJobId(jobId),
       jobId,
       attemptJson,
     )) as unknown[];

@@ -27,7 +27,12 @@ interface Finished {
 
 export class JobRecords {
   constructor(
-    private readonly deps: { lanes: LaneStore; queue: Queue; logger: Logger; reservationGraceMs: number },
+    private readonly deps: {
+      lanes: LaneStore;
+      queueFor: (jobId: string) => Queue;
+      logger: Logger;
+      reservationGraceMs: number;
+    },
   ) {}
 
   /** A success, with the `change` position of changeRecord (undefined: none is recorded). */
@@ -182,7 +187,7 @@ export class JobRecords {
 
   private async promote(next: string | undefined, delayed: boolean): Promise<void> {
     if (!next || !delayed) return;
-    const job = await Job.fromId(this.deps.queue, next);
+    const job = await Job.fromId(this.deps.queueFor(next), next);
     // It may have been promoted by its own worker already: that is the same outcome.
     await job?.promote().catch(() => undefined);
   }
