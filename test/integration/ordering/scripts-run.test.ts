@@ -63,10 +63,10 @@ describe('the ordering scripts on an empty and a busy lane', () => {
     ];
     await addJob(finished, 'scale', { app, processes: { web: 1 } }, { lsDone: DONE });
     await addJob(completed, 'scale', { app, processes: { web: 2 } });
-    await client.zadd(`${keys.bull}completed`, Date.now(), completed);
+    await client.zadd(`${keys.bull(0)}completed`, Date.now(), completed);
     await addJob(head, 'deploy', { app, image: 'registry.example.com/a:1' });
     await addJob(newer, 'deploy', { app, image: 'registry.example.com/a:2' });
-    await client.zadd(`${keys.bull}delayed`, Date.now() + 1000, newer);
+    await client.zadd(`${keys.bull(0)}delayed`, Date.now() + 1000, newer);
     await addJob(config, 'config', { app, set: { K: 'v' } });
     return { lane, ids };
   }
