@@ -5,14 +5,15 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { InfrastructureError, RefusedError } from '../core/errors.ts';
+import { InfrastructureError } from '../core/errors.ts';
 import type { JobType } from './contract.ts';
+import { CrossShardLanes, crossesShards } from './cross-shard-lanes.ts';
 import { ENVELOPE_VERSION, type JobEnvelope } from './envelope.ts';
 import { QUEUE_NAME } from './keys.ts';
 import { laneId } from './lane.ts';
 import { LaneStore } from './ordering/lane-store.ts';
 import { ensureShardLayout } from './shard-guard.ts';
-import { allShards, shardCount, shardOfJobId, shardOfLane, shardPrefix } from './shards.ts';
+import { allShards, shardOfJobId, shardPrefix } from './shards.ts';
 import { validateJobLazily } from './validate-lazily.ts';
 
 /** Name of the custom backoff strategy workers implement (jittered exponential, Retry-After aware). */
@@ -48,6 +49,7 @@ export class JobClient {
   /** One BullMQ queue per shard (src/jobs/shards.ts), by shard index. */
   readonly queues: readonly Queue[];
   private readonly lanes: LaneStore;
+  private readonly crossShard: CrossShardLanes;
   /** The shard layout check (shard-guard.ts), once per client, before its first write. */
   private layoutChecked?: Promise<void>;
 
@@ -57,6 +59,7 @@ export class JobClient {
   ) {
     this.queues = allShards().map((shard) => createQueue(connection, shard));
     this.lanes = new LaneStore(connection);
+    this.crossShard = new CrossShardLanes(connection);
   }
 
   /** Shard 0's queue: with one shard (the default) the fleet's only queue. */
@@ -113,11 +116,14 @@ export class JobClient {
     const supersedeKey = job.contract.supersedeKey ?? '';
     const barrierLane = job.contract.barrierLane?.(job.payload);
     const barrier = barrierLane ? laneId(barrierLane) : undefined;
-    if (barrier) refuseCrossShard(job.type, id, barrier);
     // Both positions in one script: every lane then orders jobs by the moment they were reserved,
     // so a job only ever waits for earlier ones and two jobs never wait for each other
-    // (docs/ordering.md, "Barriers").
-    const reserved = await this.lanes.reserve(id, supersedeKey, barrier);
+    // (docs/ordering.md, "Barriers"). Lanes in two shards: under the two-lane lock instead
+    // (cross-shard-lanes.ts, docs/redis-cluster.md).
+    const reserved =
+      barrier && crossesShards(id, barrier)
+        ? await this.crossShard.reserve(id, supersedeKey, barrier)
+        : await this.lanes.reserve(id, supersedeKey, barrier);
     try {
       await this.add(
         job.type,
@@ -146,24 +152,4 @@ export class JobClient {
   async close(): Promise<void> {
     await Promise.all(this.queues.map((queue) => queue.close()));
   }
-}
-
-/**
- * A job that holds two lanes (a rename, a mount: docs/ordering.md, "Barriers") reserves both in
- * one script, which on Redis Cluster must stay in one slot: with K > 1 shards both lanes must hash
- * to the same shard (docs/redis-cluster.md, "Jobs of two lanes"). Refused before anything is
- * written, naming both shards.
- */
-export class CrossShardJobError extends RefusedError {}
-
-function refuseCrossShard(type: string, lane: string, barrier: string): void {
-  const k = shardCount();
-  const [a, b] = [shardOfLane(lane), shardOfLane(barrier)];
-  if (a === b) return;
-  throw new CrossShardJobError(
-    `a ${type} job holds lanes ${lane} (queue shard ${a}) and ${barrier} (queue shard ${b}) of ${k}; ` +
-      'with LONGSHORE_QUEUE_SHARDS > 1 both lanes of such a job must be in one shard: ' +
-      'choose names in the same shard, ' +
-      'see docs/redis-cluster.md, "Jobs of two lanes"',
-  );
 }

@@ -12,6 +12,7 @@ import { InfrastructureError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis, waitForRedis } from '../core/redis.ts';
 import { BACKOFF_STRATEGY, JobClient } from '../jobs/client.ts';
+import { CrossShardLanes } from '../jobs/cross-shard-lanes.ts';
 import { keys, QUEUE_NAME } from '../jobs/keys.ts';
 import { LaneStore } from '../jobs/ordering/lane-store.ts';
 import { Sealer } from '../jobs/sealing.ts';
@@ -108,6 +109,7 @@ export class FleetWorker {
       registry,
       services: { config, redis, jobs, sealer, cluster: () => cluster.get() },
       queueFor: (jobId) => jobs.queueFor(jobId),
+      crossShard: new CrossShardLanes(redis),
       redis,
       logger,
       metrics,

@@ -1,13 +1,14 @@
 /**
  * Queue shards on a real 3-primary Redis Cluster (LONGSHORE_QUEUE_SHARDS=3): each shard's keys are
  * on their own primary, an app's jobs, lane and status are in its shard's slot, and a process with
- * another K is refused before it writes.
+ * another K is refused before it writes; a job of two lanes in two shards holds both.
  */
 process.env.LONGSHORE_TEST_REDIS = 'cluster';
 process.env.LONGSHORE_QUEUE_SHARDS = '3';
 
 const { afterAll, beforeAll, describe, expect, it } = await import('vitest');
-const { JobClient, CrossShardJobError } = await import('../../src/jobs/client.ts');
+const { JobClient } = await import('../../src/jobs/client.ts');
+const { TWO_LANE_LOCK } = await import('../../src/jobs/cross-shard-lanes.ts');
 const { keys } = await import('../../src/jobs/keys.ts');
 const { ensureShardLayout, ShardLayoutError } = await import('../../src/jobs/shard-guard.ts');
 const { allShards, shardOfLane } = await import('../../src/jobs/shards.ts');
@@ -65,15 +66,20 @@ describe('queue shards on a 3-primary Redis Cluster', () => {
     );
   });
 
-  it('refuses a job holding lanes of two shards before writing anything', async () => {
-    const [a, b] = [
-      apps.find((x) => shardOfLane(`app.${x}`) === 0)!,
-      apps.find((x) => shardOfLane(`app.${x}`) === 1)!,
-    ];
-    const before = await jobs.queues[0]!.getJobCounts('wait');
-    await expect(jobs.enqueue('rename', { app: a, newName: `${b}` }, 'test')).rejects.toBeInstanceOf(
-      CrossShardJobError,
-    );
-    expect(await jobs.queues[0]!.getJobCounts('wait')).toEqual(before);
+  it('reserves a job of two lanes in two shards in both: its own lane, and a pinned hold in the other', async () => {
+    const a = apps.find((x) => shardOfLane(`app.${x}`) === 0)!;
+    const b = apps.find((x) => shardOfLane(`app.${x}`) === 1)!;
+    const rename = await jobs.enqueue('rename', { app: a, newName: b }, 'test');
+    expect(rename.id).toBe(`app.${a}.2`);
+    expect(await jobs.queues[0]!.getJobState(rename.id)).toBe('waiting');
+    expect(await jobs.connection.zrange(keys.lanePending(`app.${a}`), 0, -1)).toContain(rename.id);
+    expect(await jobs.connection.zrange(keys.lanePending(`app.${b}`), 0, -1)).toEqual([
+      `app.${b}.1`,
+      rename.id,
+    ]);
+    // Pinned: the other shard cannot see the job's hash, so its clean-up must never drop the hold.
+    const at = Number(await jobs.connection.hget(keys.laneReserved(`app.${b}`), rename.id));
+    expect(at).toBeGreaterThan(Date.now() + 365 * 24 * 3600 * 1000);
+    expect(await jobs.connection.exists(TWO_LANE_LOCK)).toBe(0);
   });
 });

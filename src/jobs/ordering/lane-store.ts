@@ -86,8 +86,8 @@ export class LaneStore {
     supersedeKey = '',
     barrierLane = '',
   ): Promise<{ jobId: string; seq: number; barrierSeq?: number }> {
-    // Both lanes' keys are under the hash tag of one shard, as one script needs on Redis Cluster:
-    // JobClient refuses a job whose two lanes are in different shards before it gets here.
+    // Both lanes' keys must be under one shard's hash tag, as one script needs on Redis Cluster;
+    // lanes of two shards go through src/jobs/cross-shard-lanes.ts instead.
     if (barrierLane && shardOfLane(barrierLane) !== shardOfLane(lane))
       throw new Error(`lanes ${lane} and ${barrierLane} are in different queue shards`);
     const reply = (await this.call(
