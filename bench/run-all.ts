@@ -3,6 +3,7 @@
  * Benchmarks are never run by `npm test`; tests do not assert timings.
  */
 import { benchCliStartup } from './cli-startup.ts';
+import { benchClusterShards } from './cluster-shards.ts';
 import { benchDeployPipeline } from './deploy-pipeline.ts';
 import { benchFleetThroughput } from './fleet-throughput.ts';
 import { benchKubeSim } from './kube-sim.ts';
@@ -11,6 +12,7 @@ import { benchRunKeystroke } from './run-keystroke.ts';
 
 const BENCHES: Record<string, (argv: string[]) => Promise<void>> = {
   'cli-startup': benchCliStartup,
+  cluster: benchClusterShards,
   deploy: benchDeployPipeline,
   fleet: benchFleetThroughput,
   'kube-sim': benchKubeSim,

@@ -55,6 +55,22 @@ const variables = {
     const value = (raw ?? 'redis://127.0.0.1:6379').trim();
     return /^rediss?:\/\/\S+$/.test(value) ? { value } : { problem: 'expected a redis:// or rediss:// URL' };
   },
+  // Redis Cluster seed nodes (docs/redis-cluster.md); REDIS_URL then only gives the scheme and
+  // credentials. REDIS_URL may list the nodes itself instead: redis://h1:7000,h2:7001.
+  LONGSHORE_REDIS_CLUSTER: (raw: string | undefined): Read<string | undefined> => {
+    if (raw === undefined) return { value: undefined };
+    const nodes = raw.split(',').map((n) => n.trim());
+    return nodes.every((n) => /^[^\s:,/@]+:\d{1,5}$/.test(n))
+      ? { value: nodes.join(',') }
+      : { problem: 'expected host:port of each cluster node, separated by commas' };
+  },
+  // Queue shards, each a BullMQ queue under its own hash tag (src/jobs/shards.ts).
+  LONGSHORE_QUEUE_SHARDS: integer(1, 256, 1),
+  // The shards a worker consumes, `0,2`; unset: all. Checked against K in src/jobs/shards.ts.
+  LONGSHORE_WORKER_SHARDS: (raw: string | undefined): Read<string | undefined> =>
+    raw === undefined || /^\s*\d+(\s*,\s*\d+)*\s*$/.test(raw)
+      ? { value: raw?.trim() }
+      : { problem: 'expected shard numbers separated by commas, like 0,2' },
   LONGSHORE_SECRET: (raw: string | undefined): Read<string | undefined> =>
     raw === undefined || raw.length >= 32
       ? { value: raw }
@@ -93,7 +109,12 @@ type Values = {
 export type LogFormat = 'json' | 'pretty';
 
 export interface FleetConfig {
+  /** REDIS_URL, or with LONGSHORE_REDIS_CLUSTER the cluster's nodes in one URL (core/redis.ts). */
   redisUrl: string;
+  /** LONGSHORE_QUEUE_SHARDS: K, the queue's shards (default 1). */
+  queueShards: number;
+  /** LONGSHORE_WORKER_SHARDS as given; unset: a worker consumes every shard. */
+  workerShards: string | undefined;
   /** The sealing passphrase; absent until a command that seals or unseals asks for it. */
   secret: string | undefined;
   kubeconfig: string | undefined;
@@ -147,7 +168,11 @@ export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConf
 
 function fromValues(e: Values): FleetConfig {
   return {
-    redisUrl: e.REDIS_URL,
+    redisUrl: e.LONGSHORE_REDIS_CLUSTER
+      ? e.REDIS_URL.replace(/^(rediss?:\/\/(?:[^@/]*@)?)[^/?#]*/, `$1${e.LONGSHORE_REDIS_CLUSTER}`)
+      : e.REDIS_URL,
+    queueShards: e.LONGSHORE_QUEUE_SHARDS,
+    workerShards: e.LONGSHORE_WORKER_SHARDS,
     secret: e.LONGSHORE_SECRET,
     kubeconfig: e.KUBECONFIG,
     namespace: e.LONGSHORE_NAMESPACE,

@@ -11,7 +11,7 @@
  *   one line instead of hanging. A CLI command that waits (`--wait`) rides out an outage by
  *   retrying its reads (see waitForJob), while the client reconnects with a back-off.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { InfrastructureError } from './errors.ts';
 import { hasNetworkErrorCode } from './network-errors.ts';
 
@@ -27,7 +27,62 @@ export function reconnectDelay(attempt: number, capMs: number): number {
   return Math.min(50 * 2 ** Math.min(attempt, 10), capMs);
 }
 
+/**
+ * A Redis Cluster's seed nodes, from a URL that lists several (`redis://h1:7000,h2:7001`, as
+ * LONGSHORE_REDIS_CLUSTER builds it, see core/env.ts); undefined for a single Redis's URL.
+ */
+export function clusterNodesOf(url: string): { host: string; port: number }[] | undefined {
+  const match = /^rediss?:\/\/(?:[^@/]*@)?([^/?#]+)/.exec(url);
+  if (!match || !match[1]!.includes(',')) return undefined;
+  return match[1]!.split(',').map((node) => {
+    const colon = node.lastIndexOf(':');
+    return colon > 0
+      ? { host: node.slice(0, colon), port: Number(node.slice(colon + 1)) }
+      : { host: node, port: 6379 };
+  });
+}
+
+/**
+ * A connection to the fleet's Redis: an ioredis `Cluster` when `url` lists cluster nodes, else a
+ * plain `Redis`. The Cluster is typed as `Redis`: it has the same command interface (commands,
+ * pipelines, scripts, pub/sub, `duplicate`), and BullMQ takes either (it checks `isCluster`);
+ * one client type keeps every caller unchanged. Each node connection gets the role's policy.
+ */
 export function createRedis(url: string, role: RedisRole, extra: RedisOptions = {}): Redis {
+  const nodes = clusterNodesOf(url);
+  if (!nodes) return createSingleRedis(url, role, extra);
+  const auth = new URL(url.replace(/^(rediss?:\/\/(?:[^@/]*@)?)[^/?#]+/, '$1placeholder'));
+  const nodeOptions = roleOptions(role, extra);
+  let everReady = false;
+  const cluster = new Cluster(nodes, {
+    lazyConnect: false,
+    enableReadyCheck: true,
+    // The cluster client reconnects through its own strategy; each node connection does not.
+    clusterRetryStrategy: (times) =>
+      role !== 'cli' || everReady || times < CLI_CONNECT_ATTEMPTS
+        ? reconnectDelay(times, role === 'cli' ? 1_000 : 2_000)
+        : null,
+    redisOptions: {
+      ...nodeOptions,
+      ...(auth.username ? { username: decodeURIComponent(auth.username) } : {}),
+      ...(auth.password ? { password: decodeURIComponent(auth.password) } : {}),
+      ...(url.startsWith('rediss:') ? { tls: {} } : {}),
+    },
+  });
+  cluster.once('ready', () => {
+    everReady = true;
+  });
+  return cluster as unknown as Redis;
+}
+
+/** The per-connection options of a role (see the file comment). */
+function roleOptions(role: RedisRole, extra: RedisOptions): RedisOptions {
+  if (role === 'worker') return { maxRetriesPerRequest: null, ...extra };
+  if (role === 'producer') return { maxRetriesPerRequest: 1, connectTimeout: 5_000, ...extra };
+  return { maxRetriesPerRequest: 1, connectTimeout: CLI_CONNECT_TIMEOUT_MS, ...extra };
+}
+
+function createSingleRedis(url: string, role: RedisRole, extra: RedisOptions): Redis {
   if (role === 'worker') {
     return new Redis(url, {
       lazyConnect: false,
@@ -156,6 +211,8 @@ export function isConnectionError(err: unknown): boolean {
 
 /** `host:port` of a Redis URL, for messages about the connection. */
 export function redisAddress(url: string): string {
+  const nodes = clusterNodesOf(url);
+  if (nodes) return `cluster ${nodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
   try {
     const parsed = new URL(url);
     return `${parsed.hostname}:${parsed.port || '6379'}`;

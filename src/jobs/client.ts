@@ -7,10 +7,13 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { InfrastructureError } from '../core/errors.ts';
 import type { JobType } from './contract.ts';
+import { CrossShardLanes, crossesShards } from './cross-shard-lanes.ts';
 import { ENVELOPE_VERSION, type JobEnvelope } from './envelope.ts';
-import { KEY_PREFIX, QUEUE_NAME } from './keys.ts';
+import { QUEUE_NAME } from './keys.ts';
 import { laneId } from './lane.ts';
 import { LaneStore } from './ordering/lane-store.ts';
+import { ensureShardLayout } from './shard-guard.ts';
+import { allShards, shardOfJobId, shardPrefix } from './shards.ts';
 import { validateJobLazily } from './validate-lazily.ts';
 
 /** Name of the custom backoff strategy workers implement (jittered exponential, Retry-After aware). */
@@ -37,20 +40,50 @@ export const RETENTION = {
   keepLogs: 1_000,
 };
 
-export function createQueue(connection: Redis): Queue {
-  return new Queue(QUEUE_NAME, { connection, prefix: KEY_PREFIX });
+/** The BullMQ queue of shard `shard` (default 0, the only one with one shard): prefix its hash tag. */
+export function createQueue(connection: Redis, shard = 0): Queue {
+  return new Queue(QUEUE_NAME, { connection, prefix: shardPrefix(shard) });
 }
 
 export class JobClient {
-  readonly queue: Queue;
+  /** One BullMQ queue per shard (src/jobs/shards.ts), by shard index. */
+  readonly queues: readonly Queue[];
   private readonly lanes: LaneStore;
+  private readonly crossShard: CrossShardLanes;
+  /** The shard layout check (shard-guard.ts), once per client, before its first write. */
+  private layoutChecked?: Promise<void>;
 
   constructor(
     readonly connection: Redis,
     private readonly defaults: JobDefaults,
   ) {
-    this.queue = createQueue(connection);
+    this.queues = allShards().map((shard) => createQueue(connection, shard));
     this.lanes = new LaneStore(connection);
+    this.crossShard = new CrossShardLanes(connection);
+  }
+
+  /** Shard 0's queue: with one shard (the default) the fleet's only queue. */
+  get queue(): Queue {
+    return this.queues[0]!;
+  }
+
+  /** Listens to every shard's queue's `error` events (an EventEmitter throws one nobody hears). */
+  onQueueError(listener: (err: Error) => void): void {
+    for (const queue of this.queues) queue.on('error', listener);
+  }
+
+  /** Refuses (ShardLayoutError) when the fleet's data was written with another K. */
+  checkShardLayout(): Promise<void> {
+    this.layoutChecked ??= ensureShardLayout(this.connection).catch((err: unknown) => {
+      this.layoutChecked = undefined;
+      throw err;
+    });
+    return this.layoutChecked;
+  }
+
+  /** The queue that holds job `jobId` (its lane's shard). */
+  queueFor(jobId: string): Queue {
+    return this.queues[shardOfJobId(jobId)]!;
   }
 
   /**
@@ -59,6 +92,7 @@ export class JobClient {
    */
   async enqueue(type: string, payload: unknown, enqueuedBy: string): Promise<EnqueuedJob> {
     const job = await validateJobLazily(type, payload);
+    await this.checkShardLayout();
     const lane = job.contract.lane(job.payload);
     const envelope: JobEnvelope = {
       v: ENVELOPE_VERSION,
@@ -84,8 +118,12 @@ export class JobClient {
     const barrier = barrierLane ? laneId(barrierLane) : undefined;
     // Both positions in one script: every lane then orders jobs by the moment they were reserved,
     // so a job only ever waits for earlier ones and two jobs never wait for each other
-    // (docs/ordering.md, "Barriers").
-    const reserved = await this.lanes.reserve(id, supersedeKey, barrier);
+    // (docs/ordering.md, "Barriers"). Lanes in two shards: under the two-lane lock instead
+    // (cross-shard-lanes.ts, docs/redis-cluster.md).
+    const reserved =
+      barrier && crossesShards(id, barrier)
+        ? await this.crossShard.reserve(id, supersedeKey, barrier)
+        : await this.lanes.reserve(id, supersedeKey, barrier);
     try {
       await this.add(
         job.type,
@@ -103,7 +141,7 @@ export class JobClient {
 
   private async add(type: string, data: JobEnvelope, opts: Parameters<Queue['add']>[2]): Promise<void> {
     try {
-      await this.queue.add(type, data, opts);
+      await this.queueFor(opts?.jobId ?? '').add(type, data, opts);
     } catch (err) {
       throw new InfrastructureError(`could not enqueue the ${type} job: ${(err as Error).message}`, {
         cause: err,
@@ -112,6 +150,6 @@ export class JobClient {
   }
 
   async close(): Promise<void> {
-    await this.queue.close();
+    await Promise.all(this.queues.map((queue) => queue.close()));
   }
 }

@@ -1,7 +1,13 @@
 /**
- * Every Redis key longshore uses besides BullMQ's own. All share the `{longshore}` hash tag so the
+ * Every Redis key longshore uses besides BullMQ's own. A lane's keys, its jobs' hashes and its
+ * status projection share the hash tag of the lane's queue shard (src/jobs/shards.ts), so the
  * ordering scripts can touch them and BullMQ's keys atomically, on one Redis or one Cluster slot.
+ * Fleet-wide keys (profiles, registry, scheduler locks, the cancel channel) stay under shard 0's
+ * tag, `{longshore}`, which with one shard (the default) is every key's, as before sharding.
  */
+import { prefixOfJobId, prefixOfLane, shardPrefix } from './shards.ts';
+
+/** Shard 0's hash tag: the prefix of fleet-wide keys. */
 export const KEY_PREFIX = '{longshore}';
 export const QUEUE_NAME = 'jobs';
 
@@ -44,31 +50,37 @@ export const JOB_FIELDS = {
 } as const;
 
 const P = KEY_PREFIX;
+/** A lane's key prefix (its shard's tag). */
+const L = prefixOfLane;
+/** A job's key prefix (its shard's tag). */
+const J = prefixOfJobId;
 
 export const keys = {
-  /** BullMQ's key prefix for the jobs queue: `{longshore}:jobs:<jobId>` is a job hash. */
-  bull: `${P}:${QUEUE_NAME}:`,
-  laneSeq: (lane: string) => `${P}:lane:${lane}:seq`,
+  /** BullMQ's key prefix for shard `shard`'s queue: `{longshore}:jobs:<jobId>` is a job hash. */
+  bull: (shard: number) => `${shardPrefix(shard)}:${QUEUE_NAME}:`,
+  laneSeq: (lane: string) => `${L(lane)}:lane:${lane}:seq`,
   /** Jobs of the lane not yet finished, scored by their position. */
-  lanePending: (lane: string) => `${P}:lane:${lane}:pending`,
+  lanePending: (lane: string) => `${L(lane)}:lane:${lane}:pending`,
   /** When each pending slot was reserved (ms), to drop slots whose producer never added the job. */
-  laneReserved: (lane: string) => `${P}:lane:${lane}:reserved`,
+  laneReserved: (lane: string) => `${L(lane)}:lane:${lane}:reserved`,
   /** Newest job per supersede key (`deploy`), so older ones can be skipped. */
-  laneLatest: (lane: string) => `${P}:lane:${lane}:latest`,
+  laneLatest: (lane: string) => `${L(lane)}:lane:${lane}:latest`,
   /** Status projection of a lane (app, storage entry): last job, outcome, revision, timestamps. */
-  status: (lane: string) => `${P}:status:${lane}`,
-  /** Lanes with a status projection. */
-  statusLanes: `${P}:status:lanes`,
+  status: (lane: string) => `${L(lane)}:status:${lane}`,
+  /** Lanes of shard `shard` with a status projection (the ordering scripts add to it). */
+  statusLanes: (shard: number) => `${shardPrefix(shard)}:status:lanes`,
   /** BullMQ's hash of one job, which also holds longshore's JOB_FIELDS. */
-  job: (jobId: string) => `${P}:${QUEUE_NAME}:${jobId}`,
+  job: (jobId: string) => `${J(jobId)}:${QUEUE_NAME}:${jobId}`,
   /** Pub/sub channel on which operators ask workers to cancel a running job. */
   cancelChannel: `${P}:cancel`,
+  /** The number of queue shards the fleet's data was written with (src/jobs/shard-guard.ts). */
+  shardLayout: `${P}:shards`,
   /** A `logs` or `run` job's lines, a Redis stream the CLI reads (src/jobs/log-stream.ts). */
-  logStream: (jobId: string) => `${P}:logs:${jobId}`,
+  logStream: (jobId: string) => `${J(jobId)}:logs:${jobId}`,
   /** Refreshed by the CLI reading a `logs -f` or `run` job; the worker stops relaying once it is gone. */
-  logReader: (jobId: string) => `${P}:logs:${jobId}:reader`,
+  logReader: (jobId: string) => `${J(jobId)}:logs:${jobId}:reader`,
   /** An interactive run's terminal output, worker → CLI (src/jobs/tty-stream.ts). */
-  ttyOut: (jobId: string) => `${P}:logs:${jobId}:tty-out`,
+  ttyOut: (jobId: string) => `${J(jobId)}:logs:${jobId}:tty-out`,
   /** An interactive run's keystrokes and resizes, CLI → worker (src/jobs/tty-stream.ts). */
-  ttyIn: (jobId: string) => `${P}:logs:${jobId}:tty-in`,
+  ttyIn: (jobId: string) => `${J(jobId)}:logs:${jobId}:tty-in`,
 };

@@ -36,6 +36,7 @@ import type { Redis } from 'ioredis';
 import { AUTOSCALED_TYPES_FIELD, PROCESS_TYPES_FIELD } from './app-processes.ts';
 import { keys } from './keys.ts';
 import { laneId } from './lane.ts';
+import { shardOfLane } from './shards.ts';
 
 export const RENAMED_FIELD = 'renamedTo';
 
@@ -192,13 +193,26 @@ export async function moveProjection(redis: Redis, from: string, to: string, job
   RELEASE_FIELDS.forEach((field, i) => {
     if (values[i]) fields[field] = values[i]!;
   });
-  const replies = await redis
+  const target = redis
     .multi()
     .hset(keys.status(appLane(to)), fields)
     .hdel(keys.status(appLane(to)), RENAMED_FIELD)
-    .sadd(keys.statusLanes, appLane(to))
-    .eval(MARK_MOVED, 2, source, keys.laneSeq(appLane(from)), RENAMED_FIELD, to, jobId)
-    .exec();
+    .sadd(keys.statusLanes(shardOfLane(appLane(to))), appLane(to));
+  const mark = (m: ReturnType<Redis['multi']>) =>
+    m.eval(MARK_MOVED, 2, source, keys.laneSeq(appLane(from)), RENAMED_FIELD, to, jobId);
+  if (shardOfLane(appLane(from)) === shardOfLane(appLane(to))) {
+    await execAll(mark(target));
+    return;
+  }
+  // The two lanes are in different queue shards (two Redis Cluster slots): NEW's side first, then
+  // OLD's marker. A retry after a crash between them repeats the first (the same fields, as OLD's
+  // are only emptied after the marker) and then sets the marker: the same end state.
+  await execAll(target);
+  await execAll(mark(redis.multi()));
+}
+
+async function execAll(multi: ReturnType<Redis['multi']>): Promise<void> {
+  const replies = await multi.exec();
   // A command's error inside EXEC is a reply, not a rejection: the move must not pass for done.
   const failed = replies?.find(([err]) => err)?.[0];
   if (failed) throw failed;

@@ -18,6 +18,7 @@ import { countsAsNewerWork } from './contract.ts';
 import { keys } from './keys.ts';
 import { type Lane, parseLaneId } from './lane.ts';
 import { parseRenamed, RENAMED_FIELD } from './renamed.ts';
+import { allShards, lanesByShard, shardOfLane } from './shards.ts';
 
 export type JobOutcome = 'completed' | 'failed' | 'superseded';
 
@@ -171,8 +172,20 @@ function toStatus(
   return status;
 }
 
-/** Reads several lanes in one round trip. */
+/** Reads several lanes: one round trip per queue shard (a pipeline stays in one slot). */
 async function readLanes(redis: Redis, lanes: string[]): Promise<LaneStatus[]> {
+  const byLane = new Map<string, LaneStatus>();
+  await Promise.all(
+    [...lanesByShard(lanes)].map(async ([shard, group]) => {
+      for (const [i, status] of (await readShardLanes(redis, shard, group)).entries())
+        byLane.set(group[i]!, status);
+    }),
+  );
+  return lanes.map((lane) => byLane.get(lane)!);
+}
+
+/** Reads lanes of one shard in one round trip. */
+async function readShardLanes(redis: Redis, shard: number, lanes: string[]): Promise<LaneStatus[]> {
   if (lanes.length === 0) return [];
   const pipeline = redis.pipeline();
   for (const lane of lanes) {
@@ -182,9 +195,9 @@ async function readLanes(redis: Redis, lanes: string[]): Promise<LaneStatus[]> {
   }
   const replies = (await pipeline.exec()) ?? [];
   const heads = lanes.map((_, i) => ((replies[i * 3 + 2]?.[1] as string[]) ?? [])[0]);
-  // A head is running when BullMQ has it in its active list.
+  // A head is running when BullMQ has it in its shard's active list.
   const activeCheck = redis.pipeline();
-  for (const head of heads) activeCheck.lpos(`${keys.bull}active`, head ?? '');
+  for (const head of heads) activeCheck.lpos(`${keys.bull(shard)}active`, head ?? '');
   const active = (await activeCheck.exec()) ?? [];
   return lanes.map((lane, i) =>
     toStatus(
@@ -204,16 +217,24 @@ export async function readLaneStatus(redis: Redis, lane: string): Promise<LaneSt
 
 /** Every lane with a projection (optionally one kind), most recently updated first. */
 export async function listLaneStatuses(redis: Redis, kind?: Lane['kind']): Promise<LaneStatus[]> {
-  const lanes = (await redis.smembers(keys.statusLanes)).filter(
-    (l) => !kind || parseLaneId(l)?.kind === kind,
-  );
+  const lanes = (await allStatusLanes(redis)).filter((l) => !kind || parseLaneId(l)?.kind === kind);
   const statuses = await readLanes(redis, lanes);
   return statuses.sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || a.lane.localeCompare(b.lane));
 }
 
 /** Forget a lane's projection (after an app is destroyed or renamed). */
 export async function removeLaneStatus(redis: Redis, lane: string): Promise<void> {
-  await redis.multi().del(keys.status(lane)).srem(keys.statusLanes, lane).exec();
+  await redis
+    .multi()
+    .del(keys.status(lane))
+    .srem(keys.statusLanes(shardOfLane(lane)), lane)
+    .exec();
+}
+
+/** Every lane with a projection, across the queue shards. */
+export async function allStatusLanes(redis: Redis): Promise<string[]> {
+  const perShard = await Promise.all(allShards().map((shard) => redis.smembers(keys.statusLanes(shard))));
+  return perShard.flat();
 }
 
 /**

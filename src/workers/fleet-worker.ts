@@ -1,5 +1,6 @@
 /**
- * One worker process of the fleet: a BullMQ Worker on the jobs queue running the JobRunner, a
+ * One worker process of the fleet: a BullMQ Worker on each queue shard it consumes (every shard,
+ * or LONGSHORE_WORKER_SHARDS; docs/redis-cluster.md) running the JobRunner, a
  * subscription for operator cancels, metrics and health endpoints, and graceful shutdown.
  */
 import { hostname } from 'node:os';
@@ -11,9 +12,12 @@ import { InfrastructureError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { createRedis, waitForRedis } from '../core/redis.ts';
 import { BACKOFF_STRATEGY, JobClient } from '../jobs/client.ts';
-import { KEY_PREFIX, keys, QUEUE_NAME } from '../jobs/keys.ts';
+import { CrossShardLanes } from '../jobs/cross-shard-lanes.ts';
+import { keys, QUEUE_NAME } from '../jobs/keys.ts';
 import { LaneStore } from '../jobs/ordering/lane-store.ts';
 import { Sealer } from '../jobs/sealing.ts';
+import { ensureShardLayout } from '../jobs/shard-guard.ts';
+import { parseWorkerShards, shardPrefix } from '../jobs/shards.ts';
 import { observeKubeRequests } from '../kube/request-metrics.ts';
 import { ClusterConnection } from './cluster.ts';
 import { backoffDelay, classifyError } from './failure.ts';
@@ -49,7 +53,7 @@ export class FleetWorker {
     private readonly redis: Redis,
     private readonly subscriber: Redis,
     private readonly jobs: JobClient,
-    private readonly worker: Worker,
+    private readonly workers: Worker[],
     private readonly runner: JobRunner,
     private readonly health: HealthServer | undefined,
     private readonly cluster: ClusterConnection,
@@ -66,15 +70,13 @@ export class FleetWorker {
     const sealer = new Sealer(requireSecret(config));
     // Every Redis connection of the process reports into the log through one back-off.
     const connections = new ConnectionLog(logger, config.redisUrl);
+    // A malformed or out-of-range shard list fails the start before any connection.
+    const shards = parseWorkerShards(config.workerShards);
     const redis = connections.watch(createRedis(config.redisUrl, 'worker'), 'main');
     const jobs = new JobClient(redis, { attempts: config.jobAttempts, backoffMs: config.backoffMs });
-    connections.watchBull(
-      jobs.queue,
-      'queue',
-      (err) => logger.error({ err: err.message }, 'queue error'),
-      true,
-    );
-    const metrics = new WorkerMetrics(jobs.queue, redis);
+    for (const queue of jobs.queues)
+      connections.watchBull(queue, 'queue', (err) => logger.error({ err: err.message }, 'queue error'), true);
+    const metrics = new WorkerMetrics(jobs.queues, redis);
     observeKubeRequests((r) => metrics.kubeRequests.observe({ verb: r.verb, code: r.code }, r.seconds));
     const self: { current?: FleetWorker } = {};
 
@@ -93,6 +95,7 @@ export class FleetWorker {
             })
           : undefined;
       await waitForRedis(redis, config.redisUrl, STARTUP_REDIS_WAIT_MS);
+      await ensureShardLayout(redis);
     } catch (err) {
       connections.mute();
       redis.disconnect();
@@ -105,7 +108,8 @@ export class FleetWorker {
       lanes: new LaneStore(redis),
       registry,
       services: { config, redis, jobs, sealer, cluster: () => cluster.get() },
-      queue: jobs.queue,
+      queueFor: (jobId) => jobs.queueFor(jobId),
+      crossShard: new CrossShardLanes(redis),
       redis,
       logger,
       metrics,
@@ -113,31 +117,36 @@ export class FleetWorker {
       reservationGraceMs: config.reservationGraceMs,
     });
 
-    const worker = new Worker(QUEUE_NAME, runner.process, {
-      connection: redis,
-      prefix: KEY_PREFIX,
-      name,
-      concurrency: options.concurrency ?? config.concurrency,
-      lockDuration: config.lockDurationMs,
-      stalledInterval: config.stalledIntervalMs,
-      // A job whose worker died is handed to another twice before it is failed as stuck.
-      maxStalledCount: 2,
-      autorun: false,
-      settings: {
-        backoffStrategy: (attemptsMade, type, err, job) => {
-          if (type !== BACKOFF_STRATEGY) return 0;
-          const base = (job?.opts.backoff as { delay?: number } | undefined)?.delay ?? config.backoffMs;
-          return backoffDelay(attemptsMade, base, classifyError(err).retryAfterMs);
+    // One BullMQ Worker per shard consumed, each with the process's concurrency: a shard's jobs
+    // never wait for another shard's (docs/redis-cluster.md, "Workers").
+    const workers = shards.map((shard) => {
+      const worker = new Worker(QUEUE_NAME, runner.process, {
+        connection: redis,
+        prefix: shardPrefix(shard),
+        name,
+        concurrency: options.concurrency ?? config.concurrency,
+        lockDuration: config.lockDurationMs,
+        stalledInterval: config.stalledIntervalMs,
+        // A job whose worker died is handed to another twice before it is failed as stuck.
+        maxStalledCount: 2,
+        autorun: false,
+        settings: {
+          backoffStrategy: (attemptsMade, type, err, job) => {
+            if (type !== BACKOFF_STRATEGY) return 0;
+            const base = (job?.opts.backoff as { delay?: number } | undefined)?.delay ?? config.backoffMs;
+            return backoffDelay(attemptsMade, base, classifyError(err).retryAfterMs);
+          },
         },
-      },
-    });
-    // BullMQ's own connections (its duplicate of `redis` and the blocking one) report here.
-    connections.watchBull(worker, 'worker', (err) => logger.error({ err: err.message }, 'worker error'));
-    worker.on('stalled', (jobId) =>
-      logger.warn({ jobId }, 'job stalled (its worker stopped renewing the lock); moved back to wait'),
-    );
-    worker.on('lockRenewalFailed', (jobIds) => {
-      for (const id of jobIds) runner.abort(id, 'lock-lost', 'the job lock could not be renewed');
+      });
+      // BullMQ's own connections (its duplicate of `redis` and the blocking one) report here.
+      connections.watchBull(worker, 'worker', (err) => logger.error({ err: err.message }, 'worker error'));
+      worker.on('stalled', (jobId) =>
+        logger.warn({ jobId }, 'job stalled (its worker stopped renewing the lock); moved back to wait'),
+      );
+      worker.on('lockRenewalFailed', (jobIds) => {
+        for (const id of jobIds) runner.abort(id, 'lock-lost', 'the job lock could not be renewed');
+      });
+      return worker;
     });
 
     // Subscribed once connected: SUBSCRIBE sent during the connection's ready check fails it.
@@ -148,7 +157,7 @@ export class FleetWorker {
       // Redis went away during the start: leave nothing connecting behind.
       connections.mute();
       subscriber.disconnect();
-      await worker.close(true).catch(() => undefined);
+      await Promise.all(workers.map((w) => w.close(true).catch(() => undefined)));
       redis.disconnect();
       await health?.close();
       throw err;
@@ -166,19 +175,27 @@ export class FleetWorker {
       redis,
       subscriber,
       jobs,
-      worker,
+      workers,
       runner,
       health,
       cluster,
       connections,
     );
     self.current = fleet;
-    void worker
-      .run()
-      .catch((err: Error) => logger.error({ err: err.message }, 'worker loop ended with an error'));
-    await worker.waitUntilReady();
+    for (const worker of workers) {
+      void worker
+        .run()
+        .catch((err: Error) => logger.error({ err: err.message }, 'worker loop ended with an error'));
+    }
+    await Promise.all(workers.map((w) => w.waitUntilReady()));
     logger.info(
-      { worker: name, concurrency: worker.concurrency, handlers: registry.types(), healthPort: health?.port },
+      {
+        worker: name,
+        concurrency: workers[0]?.concurrency,
+        shards,
+        handlers: registry.types(),
+        healthPort: health?.port,
+      },
       'worker started',
     );
     return fleet;
@@ -187,7 +204,7 @@ export class FleetWorker {
   readiness(): { ok: boolean; reason?: string } {
     if (this.shuttingDown) return { ok: false, reason: 'shutting down' };
     if (this.redis.status !== 'ready') return { ok: false, reason: `redis ${this.redis.status}` };
-    if (!this.worker.isRunning()) return { ok: false, reason: 'worker not running' };
+    if (!this.workers.every((w) => w.isRunning())) return { ok: false, reason: 'worker not running' };
     return { ok: true };
   }
 
@@ -203,7 +220,7 @@ export class FleetWorker {
   private async doShutdown(deadlineMs: number): Promise<void> {
     this.shuttingDown = true;
     this.logger.info({ active: this.runner.activeCount, deadlineMs }, 'shutting down: taking no new jobs');
-    const closing = this.worker.close();
+    const closing = Promise.all(this.workers.map((w) => w.close()));
     const deadline = setTimeout(() => {
       const aborted = this.runner.abortAll('shutdown', `worker ${this.name} is shutting down`);
       if (aborted > 0) this.logger.warn({ aborted }, 'shutdown deadline reached: handing running jobs back');

@@ -42,6 +42,7 @@ import type { Logger } from '../core/logger.ts';
 import { type AttemptRecord, parseAttempts } from '../jobs/attempts.ts';
 import type { JobContract, JobType } from '../jobs/contract.ts';
 import { supersessionOf } from '../jobs/contracts.ts';
+import { type CrossShardLanes, crossesShards } from '../jobs/cross-shard-lanes.ts';
 import { jobEnvelope } from '../jobs/envelope-schema.ts';
 import { laneId } from '../jobs/lane.ts';
 import type { LaneStore } from '../jobs/ordering/lane-store.ts';
@@ -75,7 +76,10 @@ export interface JobRunnerDeps {
   lanes: LaneStore;
   registry: HandlerRegistry;
   services: WorkerServices;
-  queue: Queue;
+  /** The queue of a job id's shard (JobClient.queueFor). */
+  queueFor: (jobId: string) => Queue;
+  /** Holds of jobs whose two lanes are in different queue shards (src/jobs/cross-shard-lanes.ts). */
+  crossShard: CrossShardLanes;
   redis: Redis;
   logger: Logger;
   metrics: WorkerMetrics;
@@ -159,7 +163,10 @@ export class JobRunner {
         // of it there finishes (that lane's own finish returns it as the next head).
         const other = laneId(barrier);
         const turn = await this.deps.lanes.turn(other, jobId, this.deps.reservationGraceMs);
-        if (turn === 'behind') return park(this.deps, job, token, other, type, '');
+        if (turn === 'behind') {
+          await this.releaseForeignHead(other);
+          return park(this.deps, job, token, other, type, '');
+        }
       }
       const decision = await this.deps.lanes.acquire({
         lane,
@@ -168,8 +175,16 @@ export class JobRunner {
         attemptJson,
         graceMs: this.deps.reservationGraceMs,
       });
-      if (decision.kind === 'done') return this.answerDuplicate(type, decision.done);
-      if (decision.kind === 'wait') return park(this.deps, job, token, lane, type, decision.head);
+      if (decision.kind === 'done') {
+        // Its hold in another shard's lane may have outlived a crash after the finish.
+        if (barrier && crossesShards(lane, laneId(barrier)))
+          await this.deps.crossShard.release(laneId(barrier), jobId);
+        return this.answerDuplicate(type, decision.done);
+      }
+      if (decision.kind === 'wait') {
+        await this.releaseForeignHead(lane);
+        return park(this.deps, job, token, lane, type, decision.head);
+      }
       if (decision.kind === 'superseded') return this.supersede(job, type, lane, contract, decision.by);
       seq = decision.seq;
       previousAttemptsJson = decision.previousAttemptsJson;
@@ -290,6 +305,19 @@ export class JobRunner {
     this.deps.metrics.jobs.inc({ type, outcome: 'superseded' });
     this.deps.logger.info({ jobId: job.id, type, supersededBy: by }, 'job superseded');
     return { outcome: 'superseded', supersededBy: by };
+  }
+
+  /**
+   * Before parking behind `lane`'s head: a hold of a job of another shard that ended without
+   * removing it, or never came, is dropped (src/jobs/cross-shard-lanes.ts); parking then finds the
+   * job at the head and promotes it. Best effort: the next look at the lane tries again.
+   */
+  private async releaseForeignHead(lane: string): Promise<void> {
+    await this.deps.crossShard
+      .releaseForeignHead(lane, this.deps.reservationGraceMs, (id) => this.deps.queueFor(id).getJobState(id))
+      .catch((err: Error) =>
+        this.deps.logger.warn({ lane, err: err.message }, 'checking a hold of another shard failed'),
+      );
   }
 
   /** A job already finished was delivered again (crash between our record and BullMQ's): answer from the record. */

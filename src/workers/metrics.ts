@@ -6,6 +6,8 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { keys } from '../jobs/keys.ts';
+import { lanesByShard } from '../jobs/shards.ts';
+import { allStatusLanes } from '../jobs/status.ts';
 
 export type JobMetricOutcome =
   | 'completed'
@@ -64,7 +66,7 @@ export class WorkerMetrics {
     registers: [this.registry],
   });
 
-  constructor(queue: Queue, redis: Redis) {
+  constructor(queues: readonly Queue[], redis: Redis) {
     collectDefaultMetrics({ register: this.registry, prefix: 'longshore_process_' });
     new Gauge({
       name: 'longshore_queue_depth',
@@ -72,14 +74,14 @@ export class WorkerMetrics {
       labelNames: ['state'] as const,
       registers: [this.registry],
       async collect() {
-        const counts = await queue.getJobCounts(
-          'wait',
-          'active',
-          'delayed',
-          'prioritized',
-          'failed',
-          'completed',
+        const perShard = await Promise.all(
+          queues.map((queue) =>
+            queue.getJobCounts('wait', 'active', 'delayed', 'prioritized', 'failed', 'completed'),
+          ),
         );
+        const counts: Record<string, number> = {};
+        for (const shard of perShard)
+          for (const [state, n] of Object.entries(shard)) counts[state] = (counts[state] ?? 0) + n;
         for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
       },
     });
@@ -88,11 +90,16 @@ export class WorkerMetrics {
       help: 'Lanes (apps, storage entries) with unfinished jobs (fleet-wide)',
       registers: [this.registry],
       async collect() {
-        const lanes = await redis.smembers(keys.statusLanes);
-        const pipeline = redis.pipeline();
-        for (const lane of lanes) pipeline.zcard(keys.lanePending(lane));
-        const counts = (await pipeline.exec()) ?? [];
-        this.set(counts.filter(([, count]) => Number(count) > 0).length);
+        // One pipeline per queue shard: a pipeline stays in one Redis Cluster slot.
+        const lanes = lanesByShard(await allStatusLanes(redis));
+        let busy = 0;
+        for (const group of lanes.values()) {
+          const pipeline = redis.pipeline();
+          for (const lane of group) pipeline.zcard(keys.lanePending(lane));
+          const counts = (await pipeline.exec()) ?? [];
+          busy += counts.filter(([, count]) => Number(count) > 0).length;
+        }
+        this.set(busy);
       },
     });
   }

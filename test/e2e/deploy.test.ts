@@ -3,7 +3,6 @@
  * (one simulator, one worker process) for the file and one app per test, so the suite stays quick.
  */
 import type * as k8s from '@kubernetes/client-node';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingressName } from '../../charts/index.ts';
 import { Sealer } from '../../src/jobs/sealing.ts';
@@ -489,7 +488,7 @@ describe('registry credentials', () => {
       { name: 'pull-secret-private' },
     ]);
     // Never in Redis in clear text, nor in the worker's logs.
-    const client = new Redis(fleet.redis.url);
+    const client = fleet.redis.connect();
     try {
       expect((await everyValueInRedis(client)).filter((v) => v.includes('s3cret-token'))).toEqual([]);
     } finally {

@@ -1,5 +1,5 @@
 /**
- * End-to-end rig: a private redis-server, kube-sim (controllers on) in this process, and real
+ * End-to-end rig: a private redis-server (or a Redis Cluster, see ./test-redis.ts), kube-sim (controllers on) in this process, and real
  * worker processes (`longshore worker`) pointed at the simulator through a kubeconfig file. Tests
  * drive it with the real CLI, so every job goes CLI → Redis → worker process → kube-sim over HTTP.
  */
@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WRITE_VERBS } from '../../infra/kube-sim/server/request-log.ts';
 import type { SimOptions } from '../../infra/kube-sim/sim.ts';
-import { type PrivateRedis, startPrivateRedis } from '../../src/dev/private-redis.ts';
 import { SecretReleaseStore } from '../../src/storage/index.ts';
 import { CLI, fleetEnv, killAll, type Proc, runCli, startProcess } from './processes.ts';
 import {
@@ -22,10 +21,11 @@ import {
   serviceAccountKubeconfig,
 } from './service-account.ts';
 import { type SimClients, startSimWithClients } from './sim.ts';
+import { startTestRedis, type TestRedis } from './test-redis.ts';
 import { within } from './wait.ts';
 
 export interface DeployFleet extends SimClients {
-  redis: PrivateRedis;
+  redis: TestRedis;
   env: Record<string, string>;
   workers: Proc[];
   dir: string;
@@ -62,7 +62,7 @@ export async function startDeployFleet(
   simOptions: SimOptions = {},
   options: DeployFleetOptions = {},
 ): Promise<DeployFleet> {
-  const redis = await startPrivateRedis();
+  const redis = await startTestRedis();
   const asServiceAccount = AS_SERVICE_ACCOUNT || options.serviceAccount !== undefined;
   const clients = await startSimWithClients(
     asServiceAccount ? { ...simOptions, authorization: 'rbac' } : simOptions,

@@ -1,9 +1,9 @@
 /** A private Redis plus recording worker processes and an in-test producer, torn down together. */
-import { Redis } from 'ioredis';
-import { type PrivateRedis, startPrivateRedis } from '../../src/dev/private-redis.ts';
+import type { Redis } from 'ioredis';
 import { JobClient } from '../../src/jobs/client.ts';
 import { EVENTS_KEY } from '../fixtures/keys.ts';
 import { fleetEnv, killAll, type Proc, ROOT, startProcess } from './processes.ts';
+import { startTestRedis, type TestRedis } from './test-redis.ts';
 import { until, within } from './wait.ts';
 
 export interface RecordedEvent {
@@ -18,7 +18,7 @@ export interface RecordedEvent {
 }
 
 export interface TestFleet {
-  redis: PrivateRedis;
+  redis: TestRedis;
   /** A plain client for inspecting Redis. */
   client: Redis;
   jobs: JobClient;
@@ -36,15 +36,13 @@ export interface TestFleet {
 }
 
 export async function startTestFleet(extraEnv: Record<string, string> = {}): Promise<TestFleet> {
-  const redis = await startPrivateRedis();
+  const redis = await startTestRedis();
   const env = fleetEnv(redis.url, extraEnv);
-  const client = new Redis(redis.url, { maxRetriesPerRequest: null });
-  client.on('error', () => undefined);
-  const producerConnection = new Redis(redis.url, { maxRetriesPerRequest: null });
-  producerConnection.on('error', () => undefined);
+  const client = redis.connect();
+  const producerConnection = redis.connect();
   const jobs = new JobClient(producerConnection, { attempts: 5, backoffMs: 50 });
   // Redis restarts are part of some tests: connection errors are expected, not failures.
-  jobs.queue.on('error', () => undefined);
+  jobs.onQueueError(() => undefined);
   const workers: Proc[] = [];
   const fleet: TestFleet = {
     redis,
@@ -68,7 +66,7 @@ export async function startTestFleet(extraEnv: Record<string, string> = {}): Pro
       return until(async () => (await fleet.events()).find(match), what, { timeoutMs });
     },
     async jobState(id) {
-      const job = await jobs.queue.getJob(id);
+      const job = await jobs.queueFor(id).getJob(id);
       return job ? job.getState() : 'missing';
     },
     async stop() {

@@ -1,7 +1,16 @@
 /** Every key and value in a Redis database as strings: to prove a secret appears nowhere in clear. */
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
+/** On a Redis Cluster, every primary's keys (KEYS answers for one node only). */
 export async function everyValueInRedis(client: Redis): Promise<string[]> {
+  if ('nodes' in client && typeof (client as unknown as Cluster).nodes === 'function') {
+    const primaries = (client as unknown as Cluster).nodes('master');
+    return (await Promise.all(primaries.map((node) => valuesOfNode(node)))).flat();
+  }
+  return valuesOfNode(client);
+}
+
+async function valuesOfNode(client: Redis): Promise<string[]> {
   const values: string[] = [];
   for (const key of await client.keys('*')) {
     values.push(key);

@@ -3,11 +3,13 @@
  * enqueued interleaved. Effects of one app happen in enqueue order and never overlap; apps run in
  * parallel; a job that fails for good does not block its app.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PrivateRedis, startPrivateRedis } from '../../src/dev/private-redis.ts';
+import { keys } from '../../src/jobs/keys.ts';
+import { allShards } from '../../src/jobs/shards.ts';
 import { EVENTS_KEY } from '../fixtures/keys.ts';
 import { fleetEnv, killAll, type Proc, ROOT, startProcess } from '../helpers/processes.ts';
+import { startTestRedis, type TestRedis } from '../helpers/test-redis.ts';
 import { until } from '../helpers/wait.ts';
 
 interface Event {
@@ -33,15 +35,15 @@ const APPS = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
 const PER_PRODUCER = [14, 13, 13]; // 40 jobs per app in all
 
 describe('per-app ordering across worker processes', () => {
-  let redis: PrivateRedis;
+  let redis: TestRedis;
   let client: Redis;
   const workers: Proc[] = [];
   let enqueued: Enqueued[] = [];
   let events: Event[] = [];
 
   beforeAll(async () => {
-    redis = await startPrivateRedis();
-    client = new Redis(redis.url);
+    redis = await startTestRedis();
+    client = redis.connect();
     const env = fleetEnv(redis.url, { LONGSHORE_LOG_LEVEL: 'warn' });
     for (let i = 0; i < 3; i++)
       workers.push(startProcess(`${ROOT}test/fixtures/recording-worker.ts`, ['4'], env));
@@ -148,7 +150,8 @@ describe('per-app ordering across worker processes', () => {
       }
     }
     // Failed once, at once: a PermanentError is not retried.
-    const failed = await client.zcard('{longshore}:jobs:failed');
+    let failed = 0;
+    for (const shard of allShards()) failed += await client.zcard(`${keys.bull(shard)}failed`);
     expect(failed).toBe(booms.length);
   });
 });

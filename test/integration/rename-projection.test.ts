@@ -53,7 +53,7 @@ async function projections(from: string, to: string) {
   return {
     from: await read(from),
     to: await read(to),
-    lanes: (await redis.smembers(keys.statusLanes)).sort(),
+    lanes: (await redis.smembers(keys.statusLanes(0))).sort(),
   };
 }
 

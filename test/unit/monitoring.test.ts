@@ -18,7 +18,7 @@ const read = (path: string) => readFileSync(new URL(path, ROOT), 'utf8');
 
 /** Served metric names with their label names (histograms also as _bucket/_sum/_count). */
 function servedMetrics(): Map<string, Set<string>> {
-  const worker = new WorkerMetrics({} as Queue, {} as Redis).registry;
+  const worker = new WorkerMetrics([{} as Queue], {} as Redis).registry;
   const api = registerApiMetrics(Fastify());
   const served = new Map<string, Set<string>>();
   for (const registry of [worker, api]) {

@@ -4,7 +4,8 @@
  * flushed the script cache; they are read and assembled once per process, by the first LaneStore.
  */
 import type { Redis } from 'ioredis';
-import { KEY_PREFIX, keys } from '../keys.ts';
+import { keys } from '../keys.ts';
+import { prefixOfJobId, prefixOfLane, shardOfLane } from '../shards.ts';
 import { AcquireBatcher, type AcquireRequest } from './acquire-batcher.ts';
 import { type OrderingScript, orderingScripts } from './scripts.ts';
 
@@ -65,8 +66,11 @@ export interface FinishInput {
 }
 
 export class LaneStore {
-  /** Coalesces the acquire calls of one tick into one script call (acquire-batcher.ts). */
-  private readonly batcher: AcquireBatcher;
+  /**
+   * Coalesces the acquire calls of one tick into one script call (acquire-batcher.ts), one batcher
+   * per queue shard: a script call touches the keys of one shard's hash tag only.
+   */
+  private readonly batchers = new Map<number, AcquireBatcher>();
 
   constructor(private readonly redis: Redis) {
     const scripts = orderingScripts();
@@ -74,15 +78,24 @@ export class LaneStore {
       const { numberOfKeys, lua } = scripts[file];
       if (!(name in redis)) redis.defineCommand(name, { numberOfKeys, lua });
     }
-    this.batcher = new AcquireBatcher(
-      (r) => this.acquireOne(r),
-      (requests) => this.acquireMany(requests),
-    );
+  }
+
+  private batcherFor(lane: string): AcquireBatcher {
+    const shard = shardOfLane(lane);
+    let batcher = this.batchers.get(shard);
+    if (!batcher) {
+      batcher = new AcquireBatcher(
+        (r) => this.acquireOne(r),
+        (requests) => this.acquireMany(requests),
+      );
+      this.batchers.set(shard, batcher);
+    }
+    return batcher;
   }
 
   private async acquireOne(r: AcquireRequest): Promise<unknown[]> {
     const args: (string | number)[] = [
-      KEY_PREFIX,
+      prefixOfLane(r.lane),
       r.lane,
       r.jobId,
       Date.now(),
@@ -95,7 +108,8 @@ export class LaneStore {
   }
 
   private async acquireMany(requests: readonly AcquireRequest[]): Promise<unknown[][]> {
-    const args: (string | number)[] = [KEY_PREFIX, Date.now(), requests.length];
+    // Every request of a batch is in one shard (batcherFor).
+    const args: (string | number)[] = [prefixOfLane(requests[0]!.lane), Date.now(), requests.length];
     for (const r of requests) {
       args.push(
         r.lane,
@@ -125,10 +139,14 @@ export class LaneStore {
     supersedeKey = '',
     barrierLane = '',
   ): Promise<{ jobId: string; seq: number; barrierSeq?: number }> {
+    // Both lanes' keys must be under one shard's hash tag, as one script needs on Redis Cluster;
+    // lanes of two shards go through src/jobs/cross-shard-lanes.ts instead.
+    if (barrierLane && shardOfLane(barrierLane) !== shardOfLane(lane))
+      throw new Error(`lanes ${lane} and ${barrierLane} are in different queue shards`);
     const reply = (await this.call(
       'lsReserve',
       keys.lanePending(lane),
-      KEY_PREFIX,
+      prefixOfLane(lane),
       lane,
       Date.now(),
       supersedeKey,
@@ -140,7 +158,7 @@ export class LaneStore {
   }
 
   async unreserve(lane: string, jobId: string, supersedeKey = ''): Promise<void> {
-    await this.call('lsUnreserve', keys.lanePending(lane), KEY_PREFIX, lane, jobId, supersedeKey);
+    await this.call('lsUnreserve', keys.lanePending(lane), prefixOfLane(lane), lane, jobId, supersedeKey);
   }
 
   /**
@@ -160,7 +178,7 @@ export class LaneStore {
     attemptJson: string;
     graceMs: number;
   }): Promise<LaneDecision> {
-    const reply = await this.batcher.acquire({
+    const reply = await this.batcherFor(input.lane).acquire({
       lane: input.lane,
       jobId: input.jobId,
       graceMs: input.graceMs,
@@ -200,7 +218,7 @@ export class LaneStore {
    */
   async turn(lane: string, jobId: string, graceMs: number): Promise<'head' | 'behind' | 'absent'> {
     const reply = Number(
-      await this.call('lsPeek', keys.lanePending(lane), KEY_PREFIX, lane, jobId, Date.now(), graceMs),
+      await this.call('lsPeek', keys.lanePending(lane), prefixOfLane(lane), lane, jobId, Date.now(), graceMs),
     );
     return reply === 1 ? 'head' : reply === 0 ? 'behind' : 'absent';
   }
@@ -211,7 +229,7 @@ export class LaneStore {
     const reply = (await this.call(
       'lsFinish',
       keys.lanePending(input.lane),
-      KEY_PREFIX,
+      prefixOfLane(input.lane),
       input.lane,
       input.jobId,
       Date.now(),
@@ -230,7 +248,7 @@ export class LaneStore {
     const reply = (await this.call(
       'lsStartUnordered',
       keys.job(jobId),
-      KEY_PREFIX,
+      prefixOfJobId(jobId),
       jobId,
       attemptJson,
     )) as unknown[];

@@ -32,6 +32,8 @@ export const ORDERING_SCRIPTS = [
   'finish',
   'start-unordered',
   'end-attempt',
+  // Cross-shard holds (src/jobs/cross-shard-lanes.ts registers it).
+  'hold',
 ] as const;
 
 export type OrderingScript = (typeof ORDERING_SCRIPTS)[number];

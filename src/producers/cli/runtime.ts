@@ -84,7 +84,7 @@ export async function withClient<T>(fn: (client: JobClient, redis: Redis) => Pro
   const cfg = config();
   return withRedis((redis) => {
     const client = new JobClient(redis, { attempts: cfg.jobAttempts, backoffMs: cfg.backoffMs });
-    client.queue.on('error', () => undefined);
+    client.onQueueError(() => undefined);
     return fn(client, redis);
   });
 }

@@ -42,7 +42,7 @@ export async function runServe(options: { host: string; port: number }): Promise
   redis.on('error', () => undefined);
   await waitForRedis(redis, config.redisUrl);
   const client = new JobClient(redis, { attempts: config.jobAttempts, backoffMs: config.backoffMs });
-  client.queue.on('error', () => undefined);
+  client.onQueueError(() => undefined);
   const server = await buildApiServer({
     redis,
     client,

@@ -103,7 +103,10 @@ function bullState(
   return state === 'waiting' ? 'wait' : state;
 }
 
-/** Jobs in the given states, newest first; with `app`, only that app's jobs (scans up to 5,000 per state). */
+/**
+ * Jobs in the given states, newest first, across every queue shard; with `app`, only that app's
+ * jobs (scans up to 5,000 per state and shard).
+ */
 export async function listJobs(
   client: JobClient,
   options: { states?: ListableState[]; app?: string; limit?: number },
@@ -113,8 +116,10 @@ export async function listJobs(
   const scan = options.app ? 5_000 : limit;
   const all: JobSummary[] = [];
   for (const state of states) {
-    const jobs = await client.queue.getJobs([bullState(state)], 0, scan - 1, false);
-    for (const job of jobs) {
+    const perShard = await Promise.all(
+      client.queues.map((queue) => queue.getJobs([bullState(state)], 0, scan - 1, false)),
+    );
+    for (const job of perShard.flat()) {
       if (!job?.id) continue;
       const summary = summarize(job, state);
       if (!options.app || summary.app === options.app) all.push(summary);
@@ -140,7 +145,7 @@ export interface JobDetails extends JobSummary {
 }
 
 async function loadJob(client: JobClient, id: string): Promise<Job> {
-  const job = await Job.fromId(client.queue, id);
+  const job = await Job.fromId(client.queueFor(id), id);
   if (!job) throw new NotFoundError(`no job ${id} (never existed, or removed after its retention period)`);
   return job;
 }
@@ -150,7 +155,7 @@ export async function showJob(client: JobClient, redis: Redis, id: string): Prom
   const state = await job.getState();
   const summary = summarize(job, state);
   const [{ logs }, attempts] = await Promise.all([
-    client.queue.getJobLogs(id, 0, -1, true),
+    client.queueFor(id).getJobLogs(id, 0, -1, true),
     readAttempts(redis, id),
   ]);
   const events = logs.map(decodeLogEntry);
@@ -230,7 +235,9 @@ async function newerWork(
       const type = names[i]?.[1] as string | null | undefined;
       // A reserved slot whose producer has not added the job yet: unknown work, so it counts.
       if (!type) return { id, type: 'unknown', state: 'reserved' };
-      return countsAsNewerWork(type) ? { id, type, state: await client.queue.getJobState(id) } : undefined;
+      return countsAsNewerWork(type)
+        ? { id, type, state: await client.queueFor(id).getJobState(id) }
+        : undefined;
     }),
   ).then((list) => list.filter((j): j is NewerJob => j !== undefined));
 
@@ -460,7 +467,7 @@ export async function waitForJob(
       state = await job.getState();
       // Read after the state: every line a finished job wrote is in this read, so it is reported
       // before the end (the state is reported after the lines, below).
-      const { logs } = await client.queue.getJobLogs(current, logOffset, -1, true);
+      const { logs } = await client.queueFor(current).getJobLogs(current, logOffset, -1, true);
       logOffset += logs.length;
       for (const entry of logs) callbacks.onEvent?.(decodeLogEntry(entry));
       if (state !== lastState) {

@@ -70,7 +70,7 @@ export async function readLogStream(
       const end = await read(LOG_READ_BLOCK_MS);
       if (end !== undefined) return { kind: 'ended', reason: end };
       if (options.stopped()) return { kind: 'stopped' };
-      const job = await Job.fromId(client.queue, jobId);
+      const job = await Job.fromId(client.queueFor(jobId), jobId);
       const state = job ? await job.getState() : 'unknown';
       if (state === 'failed') {
         const drained = await drain();

@@ -135,15 +135,16 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
     const connections = logger ? new ConnectionLog(logger, config.redisUrl) : undefined;
     if (connections) {
       connections.watch(redis, 'scheduler');
-      connections.watchBull(
-        jobs.queue,
-        'scheduler-queue',
-        (err) => logger?.error({ err: err.message }, 'scheduler queue error'),
-        true,
-      );
+      for (const queue of jobs.queues)
+        connections.watchBull(
+          queue,
+          'scheduler-queue',
+          (err) => logger?.error({ err: err.message }, 'scheduler queue error'),
+          true,
+        );
     } else {
       redis.on('error', () => undefined);
-      jobs.queue.on('error', () => undefined);
+      jobs.onQueueError(() => undefined);
     }
     return new SyncScheduler({
       redis,

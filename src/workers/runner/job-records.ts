@@ -10,6 +10,7 @@ import { Job, type Queue } from 'bullmq';
 import type { Logger } from '../../core/logger.ts';
 import type { AttemptOutcome } from '../../jobs/attempts.ts';
 import type { JobContract, JobType } from '../../jobs/contract.ts';
+import { type CrossShardLanes, crossesShards } from '../../jobs/cross-shard-lanes.ts';
 import { laneId } from '../../jobs/lane.ts';
 import type { EndedAttempt, LaneStore } from '../../jobs/ordering/lane-store.ts';
 import { type ReleaseReport, statusOfRelease, statusOnEnd, statusOnSuccess } from '../../jobs/status.ts';
@@ -27,7 +28,13 @@ interface Finished {
 
 export class JobRecords {
   constructor(
-    private readonly deps: { lanes: LaneStore; queue: Queue; logger: Logger; reservationGraceMs: number },
+    private readonly deps: {
+      lanes: LaneStore;
+      queueFor: (jobId: string) => Queue;
+      crossShard: CrossShardLanes;
+      logger: Logger;
+      reservationGraceMs: number;
+    },
   ) {}
 
   /** A success, with the `change` position of changeRecord (undefined: none is recorded). */
@@ -159,10 +166,13 @@ export class JobRecords {
     const barrier = running.contract.barrierLane?.(running.payload);
     if (!barrier) return;
     const lane = laneId(barrier);
-    const { lanes, reservationGraceMs, logger } = this.deps;
+    const { lanes, reservationGraceMs, logger, crossShard } = this.deps;
+    const own = running.info.lane;
     recorded
       .catch(() => undefined)
       .then(async () => {
+        // A hold in another shard's lane is removed here: that lane cannot see the job's end.
+        if (own && crossesShards(own, lane)) await crossShard.release(lane, running.info.id);
         const next = (await lanes.pending(lane)).find((id) => id !== running.info.id);
         if (next && (await lanes.isHead(lane, next, reservationGraceMs))) await this.promote(next, true);
       })
@@ -182,7 +192,7 @@ export class JobRecords {
 
   private async promote(next: string | undefined, delayed: boolean): Promise<void> {
     if (!next || !delayed) return;
-    const job = await Job.fromId(this.deps.queue, next);
+    const job = await Job.fromId(this.deps.queueFor(next), next);
     // It may have been promoted by its own worker already: that is the same outcome.
     await job?.promote().catch(() => undefined);
   }

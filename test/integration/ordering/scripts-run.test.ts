@@ -63,10 +63,10 @@ describe('the ordering scripts on an empty and a busy lane', () => {
     ];
     await addJob(finished, 'scale', { app, processes: { web: 1 } }, { lsDone: DONE });
     await addJob(completed, 'scale', { app, processes: { web: 2 } });
-    await client.zadd(`${keys.bull}completed`, Date.now(), completed);
+    await client.zadd(`${keys.bull(0)}completed`, Date.now(), completed);
     await addJob(head, 'deploy', { app, image: 'registry.example.com/a:1' });
     await addJob(newer, 'deploy', { app, image: 'registry.example.com/a:2' });
-    await client.zadd(`${keys.bull}delayed`, Date.now() + 1000, newer);
+    await client.zadd(`${keys.bull(0)}delayed`, Date.now() + 1000, newer);
     await addJob(config, 'config', { app, set: { K: 'v' } });
     return { lane, ids };
   }
@@ -93,7 +93,7 @@ describe('the ordering scripts on an empty and a busy lane', () => {
       expect(await lanes.pending(lane)).toEqual([`${lane}.1`]);
       expect(Number(await client.hget(keys.laneReserved(lane), `${lane}.1`))).toBeGreaterThanOrEqual(before);
       expect(await client.hgetall(keys.laneLatest(lane))).toEqual({ deploy: `${lane}.1` });
-      expect(await client.sismember(keys.statusLanes, lane)).toBe(1);
+      expect(await client.sismember(keys.statusLanes(0), lane)).toBe(1);
     });
 
     it('on a busy lane: the next position, skipping an id an older job still holds', async () => {
@@ -256,7 +256,7 @@ describe('the ordering scripts on an empty and a busy lane', () => {
       expect(reply).toEqual({ nextDelayed: false });
       expect(await client.hmget(keys.job(id), 'lsDone', 'lsA:1')).toEqual([DONE, '{"end":1}']);
       expect(await client.hgetall(keys.status(lane))).toEqual({ last: id, updatedAt: '5' });
-      expect(await client.sismember(keys.statusLanes, lane)).toBe(1);
+      expect(await client.sismember(keys.statusLanes(0), lane)).toBe(1);
     });
 
     it('on a busy lane: the head leaves and the parked job behind it is named for promotion', async () => {

@@ -78,7 +78,10 @@ const releasesView: ResultView = {
 
 async function withEnqueuer(entry: ReleaseEntry, client: JobClient): Promise<ReleaseRow> {
   if (!entry.job) return entry;
-  const job = await client.queue.getJob(entry.job).catch(() => undefined);
+  const job = await client
+    .queueFor(entry.job)
+    .getJob(entry.job)
+    .catch(() => undefined);
   const by = (job?.data as { enqueuedBy?: unknown } | undefined)?.enqueuedBy;
   return typeof by === 'string' ? { ...entry, by } : entry;
 }

@@ -111,7 +111,7 @@ export async function runTtyClient(
         };
       if (Date.now() - lastCheck >= TTY_HEARTBEAT_MS) {
         lastCheck = Date.now();
-        const job = await Job.fromId(client.queue, jobId).catch(() => undefined);
+        const job = await Job.fromId(client.queueFor(jobId), jobId).catch(() => undefined);
         const state = job ? await job.getState().catch(() => 'unknown') : 'unknown';
         if (state === 'failed')
           return { exitCode: 1, message: `error: ${job?.failedReason ?? 'the run failed'}` };

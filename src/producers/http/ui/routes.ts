@@ -141,7 +141,7 @@ export async function registerUi(server: FastifyInstance, options: UiOptions): P
     const board = new FastifyAdapter();
     board.setBasePath('/ui/queues');
     createBullBoard({
-      queues: [new BullMQAdapter(options.client.queue, { readOnlyMode: true })],
+      queues: options.client.queues.map((queue) => new BullMQAdapter(queue, { readOnlyMode: true })),
       serverAdapter: board,
       options: { uiConfig: { boardTitle: 'longshore' } },
     });
