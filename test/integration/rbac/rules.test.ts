@@ -14,7 +14,7 @@
  * does not run on. Each case's app is new, so nothing of an earlier case is in its way.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,10 @@ import {
 import { until, within } from '../../helpers/wait.ts';
 
 const SCALED_OBJECTS = join(import.meta.dirname, '../../fixtures/kube-sim/crds/keda.sh_scaledobjects.yaml');
+const TRIGGER_AUTHENTICATIONS = join(
+  import.meta.dirname,
+  '../../fixtures/kube-sim/crds/keda.sh_triggerauthentications.yaml',
+);
 
 /**
  * Granted but not requested on kube-sim, with the reason: `create pods/attach` is what
@@ -46,17 +50,6 @@ const NOT_ASKED_BY_KUBE_SIM = new Set(['create /pods/attach']);
  * the registry workflow below rotates a fleet credential but has not been seen to replace.
  */
 const COVERED_BY_E2E_ONLY = new Set(['update /secrets']);
-
-/**
- * The KEDA TriggerAuthentication of an autoscaled process's trigger credentials is being added to
- * the app chart (issue 18); until the chart renders one, its rule has no workflow to prove it.
- * Once it does, the keda workflow must create one, and this exception ends by itself.
- */
-const CHART_RENDERS_TRIGGER_AUTHENTICATION = readdirSync(join(ROOT, 'charts/app')).some((f) =>
-  readFileSync(join(ROOT, 'charts/app', f), 'utf8').includes("'TriggerAuthentication'"),
-);
-const awaitingChart = (resource: string) =>
-  !CHART_RENDERS_TRIGGER_AUTHENTICATION && resource === 'keda.sh/triggerauthentications';
 
 interface Rule {
   apiGroups: string[];
@@ -247,14 +240,16 @@ const WORKFLOWS: Record<string, (app: string, run: Step) => Promise<unknown>> = 
   },
   // With KEDA's CRD served: a ScaledObject (and the trigger's TriggerAuthentication).
   async keda(app, run) {
-    await kubectl.kubectl(['apply', '-f', SCALED_OBJECTS]);
+    for (const crd of [SCALED_OBJECTS, TRIGGER_AUTHENTICATIONS]) await kubectl.kubectl(['apply', '-f', crd]);
     await autoscaled(app, run, {
       type: 'redis',
       metadata: { address: 'redis:6379', listName: 'jobs', listLength: '5' },
     });
+    await run(['autoscaling-auth:set', app, 'redis', '--metadata', 'password=s3cret', '--wait']);
     await run(['apps:destroy', app, '--force', '--wait']);
     // Gone again, so a later hpa workflow gets an HPA.
-    await kubectl.kubectl(['delete', '-f', SCALED_OBJECTS, '--wait']);
+    for (const crd of [SCALED_OBJECTS, TRIGGER_AUTHENTICATIONS])
+      await kubectl.kubectl(['delete', '-f', crd, '--wait']);
   },
 };
 
@@ -353,13 +348,7 @@ describe('infra/deploy/rbac.yaml', () => {
     }
     const all = new Set([...used.values()].flatMap((s) => [...s]));
     const unused = [...granted()]
-      .filter(
-        (g) =>
-          !all.has(g) &&
-          !NOT_ASKED_BY_KUBE_SIM.has(g) &&
-          !COVERED_BY_E2E_ONLY.has(g) &&
-          !awaitingChart(g.split(' ')[1]!),
-      )
+      .filter((g) => !all.has(g) && !NOT_ASKED_BY_KUBE_SIM.has(g) && !COVERED_BY_E2E_ONLY.has(g))
       .sort();
     expect(unused, 'granted in infra/deploy/rbac.yaml but used by no workflow').toEqual([]);
   });
@@ -369,28 +358,27 @@ describe('infra/deploy/rbac.yaml', () => {
       rule.resources.flatMap((resource) => rule.apiGroups.map((group) => ({ role, index, group, resource }))),
     ),
   );
-  it.each(
-    cases
-      .filter((c) => !awaitingChart(`${c.group}/${c.resource}`))
-      .map((c) => [`${c.role.kind} ${c.group}/${c.resource}`, c] as const),
-  )('without %s a workflow is refused on it', async (_name, c) => {
-    const resource = `${c.group}/${c.resource}`;
-    const workflow = ORDER.find((w) => [...(used.get(w) ?? [])].some((g) => g.endsWith(` ${resource}`)));
-    expect(workflow, `no workflow uses ${resource}`).toBeDefined();
-    await applyManifests(fleet.objects, without(c.role, c.index, c.resource));
-    try {
-      await freshWorker();
-      const from = fleet.sim.requests.entries().length;
-      const refusedOn = () => askedSince(from).refused.some((r) => r.split(' ')[1] === resource);
-      await WORKFLOWS[workflow!]!(`${workflow!.toLowerCase()}-${++serial}`, async (args, options) =>
-        refusedOn() ? undefined : step(args, refusedOn, options),
-      );
-      const { refused } = askedSince(from);
-      expect(refused.length, `no request on ${resource} was refused`).toBeGreaterThan(0);
-      // Only what the case removed is refused.
-      expect(refused.filter((r) => r.split(' ')[1] !== resource)).toEqual([]);
-    } finally {
-      await applyManifests(fleet.objects, MANIFESTS);
-    }
-  });
+  it.each(cases.map((c) => [`${c.role.kind} ${c.group}/${c.resource}`, c] as const))(
+    'without %s a workflow is refused on it',
+    async (_name, c) => {
+      const resource = `${c.group}/${c.resource}`;
+      const workflow = ORDER.find((w) => [...(used.get(w) ?? [])].some((g) => g.endsWith(` ${resource}`)));
+      expect(workflow, `no workflow uses ${resource}`).toBeDefined();
+      await applyManifests(fleet.objects, without(c.role, c.index, c.resource));
+      try {
+        await freshWorker();
+        const from = fleet.sim.requests.entries().length;
+        const refusedOn = () => askedSince(from).refused.some((r) => r.split(' ')[1] === resource);
+        await WORKFLOWS[workflow!]!(`${workflow!.toLowerCase()}-${++serial}`, async (args, options) =>
+          refusedOn() ? undefined : step(args, refusedOn, options),
+        );
+        const { refused } = askedSince(from);
+        expect(refused.length, `no request on ${resource} was refused`).toBeGreaterThan(0);
+        // Only what the case removed is refused.
+        expect(refused.filter((r) => r.split(' ')[1] !== resource)).toEqual([]);
+      } finally {
+        await applyManifests(fleet.objects, MANIFESTS);
+      }
+    },
+  );
 });
