@@ -351,7 +351,9 @@ describe('infra/deploy/rbac.yaml', () => {
       .filter((g) => !all.has(g) && !NOT_ASKED_BY_KUBE_SIM.has(g) && !COVERED_BY_E2E_ONLY.has(g))
       .sort();
     expect(unused, 'granted in infra/deploy/rbac.yaml but used by no workflow').toEqual([]);
-  });
+    // Ten workflows in a row, each a few deploys through a worker process: past the default 120 s
+    // on a loaded 2-core machine.
+  }, 400_000);
 
   const cases = [clusterRole, ...roles].flatMap((role) =>
     role.rules.flatMap((rule, index) =>
