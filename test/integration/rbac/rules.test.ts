@@ -14,13 +14,12 @@
  * does not run on. Each case's app is new, so nothing of an earlier case is in its way.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DeployFleet, startDeployFleet } from '../../helpers/deploy-fleet.ts';
 import { type KubeCli, kubeCli } from '../../helpers/kubectl.ts';
-import { CLI, type Proc, ROOT } from '../../helpers/processes.ts';
+import { CLI, type Proc } from '../../helpers/processes.ts';
 import {
   applyManifests,
   describeRequest,
