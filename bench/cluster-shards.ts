@@ -11,16 +11,13 @@
  *
  * Usage: npm run bench -- cluster [--jobs N] [--apps A] [--workers W] [--concurrency C] [--runs R]
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createRedis } from '../src/core/redis.ts';
 import { JobClient } from '../src/jobs/client.ts';
 import { allShards, setShardCount, shardPrefix } from '../src/jobs/shards.ts';
 import { startRedisCluster } from '../test/helpers/redis-cluster.ts';
 import { until } from '../test/helpers/wait.ts';
+import { startBenchWorkers } from './fixtures/worker-processes.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SECRET = 'bench-passphrase-bench-passphrase-0123';
 const SHARD_COUNTS = [1, 2, 4];
 
 interface Options {
@@ -47,51 +44,6 @@ function parseArgs(argv: string[]): Options {
   };
 }
 
-async function startWorkers(count: number, url: string, shards: number, concurrency: number) {
-  const procs = Array.from({ length: count }, () =>
-    spawn(
-      process.execPath,
-      ['--import', 'tsx', `${ROOT}bench/fixtures/noop-fleet-worker.ts`, String(concurrency)],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          REDIS_URL: url,
-          LONGSHORE_QUEUE_SHARDS: String(shards),
-          LONGSHORE_SECRET: SECRET,
-          LONGSHORE_LOG_LEVEL: 'warn',
-          LONGSHORE_METRICS_PORT: '0',
-          LONGSHORE_METRICS_HOST: '127.0.0.1',
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    ),
-  );
-  await Promise.all(
-    procs.map(
-      (p) =>
-        new Promise<void>((resolve, reject) => {
-          let out = '';
-          p.stdout!.on('data', (d: Buffer) => {
-            out += d.toString();
-            if (out.includes('ready')) resolve();
-          });
-          p.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-        }),
-    ),
-  );
-  return () =>
-    Promise.all(
-      procs.map(
-        (p) =>
-          new Promise<void>((resolve) => {
-            p.once('exit', () => resolve());
-            p.kill('SIGTERM');
-          }),
-      ),
-    );
-}
-
 async function run(shards: number, options: Options): Promise<{ throughput: number; primaries: number }> {
   setShardCount(shards);
   const cluster = await startRedisCluster();
@@ -111,7 +63,13 @@ async function run(shards: number, options: Options): Promise<{ throughput: numb
       );
     // The same concurrency per process for every K: a worker runs one BullMQ Worker per shard.
     const perShard = Math.max(1, Math.round(options.concurrency / shards));
-    const stop = await startWorkers(options.workers, cluster.url, shards, perShard);
+    const workers = await startBenchWorkers({
+      script: 'bench/fixtures/noop-fleet-worker.ts',
+      count: options.workers,
+      concurrency: perShard,
+      redisUrl: cluster.url,
+      env: { LONGSHORE_QUEUE_SHARDS: String(shards) },
+    });
     await until(
       async () => {
         let completed = 0;
@@ -129,7 +87,7 @@ async function run(shards: number, options: Options): Promise<{ throughput: numb
     const done = (await Promise.all(client.queues.map((q) => q.getJobs(['completed'], 0, -1)))).flat();
     const started = Math.min(...done.map((j) => j.processedOn ?? Number.POSITIVE_INFINITY));
     const finished = Math.max(...done.map((j) => j.finishedOn ?? 0));
-    await stop();
+    await workers.stop();
     return { throughput: options.jobs / ((finished - started) / 1000), primaries };
   } finally {
     await client.close();

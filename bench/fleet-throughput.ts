@@ -14,17 +14,13 @@
  *
  * Usage: npm run bench -- fleet [--jobs N] [--apps A] [--concurrency C] [--rate R] [--latency-jobs M] [--runs K]
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { loadFleetConfig } from '../src/core/env.ts';
 import { startPrivateRedis } from '../src/dev/private-redis.ts';
 import { JobClient } from '../src/jobs/client.ts';
 import { until } from '../test/helpers/wait.ts';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SECRET = 'bench-passphrase-bench-passphrase-0123';
+import { startBenchWorkers } from './fixtures/worker-processes.ts';
 
 type Kind = 'bare' | 'ordering' | 'fleet';
 const LABEL: Record<Kind, string> = {
@@ -81,48 +77,6 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function startWorkers(kind: Kind, count: number, redisUrl: string, concurrency: number) {
-  const procs = Array.from({ length: count }, () =>
-    spawn(process.execPath, ['--import', 'tsx', `${ROOT}${SCRIPT[kind]}`, String(concurrency)], {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        REDIS_URL: redisUrl,
-        LONGSHORE_SECRET: SECRET,
-        LONGSHORE_LOG_LEVEL: 'warn',
-        LONGSHORE_METRICS_PORT: '0',
-        LONGSHORE_METRICS_HOST: '127.0.0.1',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    }),
-  );
-  await Promise.all(
-    procs.map(
-      (p) =>
-        new Promise<void>((resolve, reject) => {
-          let out = '';
-          p.stdout!.on('data', (d: Buffer) => {
-            out += d.toString();
-            if (out.includes('ready')) resolve();
-          });
-          p.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
-        }),
-    ),
-  );
-  return {
-    stop: () =>
-      Promise.all(
-        procs.map(
-          (p) =>
-            new Promise<void>((resolve) => {
-              p.once('exit', () => resolve());
-              p.kill('SIGTERM');
-            }),
-        ),
-      ),
-  };
-}
-
 async function waitForCompleted(queue: Queue, count: number): Promise<void> {
   await until(
     async () => {
@@ -156,7 +110,12 @@ async function run(kind: Kind, workers: number, options: Options): Promise<Resul
   try {
     // Throughput: queue everything, then let the workers drain it.
     for (let i = 0; i < options.jobs; i++) await enqueue(i);
-    const fleet = await startWorkers(kind, workers, redis.url, options.concurrency);
+    const fleet = await startBenchWorkers({
+      script: SCRIPT[kind],
+      count: workers,
+      concurrency: options.concurrency,
+      redisUrl: redis.url,
+    });
     await waitForCompleted(queue, options.jobs);
     const done = await queue.getJobs(['completed'], 0, -1);
     const started = Math.min(...done.map((j) => j.processedOn ?? Number.POSITIVE_INFINITY));
