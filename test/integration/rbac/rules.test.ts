@@ -147,40 +147,21 @@ const WORKFLOWS: Record<string, (app: string, run: Step) => Promise<unknown>> = 
       formation: { web: { quantity: 1 }, worker: { quantity: 1 } },
       cron: [{ command: 'bin/rake cleanup', schedule: '@daily' }],
     });
-    await run(
-      [
-        'deploy',
-        app,
-        '--image',
-        `registry.example.com/${app}:1`,
-        '--procfile',
-        fleet.file(`${app}.Procfile`, PROCFILE),
-        '--app-json',
-        fleet.file(`${app}.app.json`, json),
-        '--registry-server',
-        'registry.example.com',
-        '--registry-username',
-        'ci',
-        '--registry-password-stdin',
-        '--wait',
-      ],
-      { stdin: 'registry-password' },
-    );
+    const registry = [
+      '--registry-server',
+      'registry.example.com',
+      '--registry-username',
+      'ci',
+      '--registry-password-stdin',
+    ];
+    await run(deployArgs(app, PROCFILE, json, registry), { stdin: 'registry-password' });
     await run(['domains:add', app, `${app}.example.com`, '--wait']);
     await run(['config:set', app, 'GREETING=hello', '--wait']);
     await run(['apps:destroy', app, '--force', '--wait']);
   },
   // A Procfile `release` task runs as a Job before the release.
   async release(app, run) {
-    await run([
-      'deploy',
-      app,
-      '--image',
-      `registry.example.com/${app}:1`,
-      '--procfile',
-      fleet.file(`${app}.Procfile`, 'web: bundle exec puma -p 5000\nrelease: bin/migrate\n'),
-      '--wait',
-    ]);
+    await run(deployArgs(app, 'web: bundle exec puma -p 5000\nrelease: bin/migrate\n'));
   },
   // run (a Job with an env Secret, its pod's log) and logs.
   async run(app, run) {
@@ -252,16 +233,26 @@ const WORKFLOWS: Record<string, (app: string, run: Step) => Promise<unknown>> = 
   },
 };
 
-function deployWeb(app: string, run: Step) {
-  return run([
+/**
+ * `deploy APP` of image `registry.example.com/APP:1` with this Procfile (and app.json, and `extra`
+ * flags), waited for.
+ */
+function deployArgs(app: string, procfile: string, appJson?: string, extra: string[] = []): string[] {
+  return [
     'deploy',
     app,
     '--image',
     `registry.example.com/${app}:1`,
     '--procfile',
-    fleet.file(`${app}.Procfile`, 'web: bundle exec puma -p 5000\n'),
+    fleet.file(`${app}.Procfile`, procfile),
+    ...(appJson !== undefined ? ['--app-json', fleet.file(`${app}.app.json`, appJson)] : []),
+    ...extra,
     '--wait',
-  ]);
+  ];
+}
+
+function deployWeb(app: string, run: Step) {
+  return run(deployArgs(app, 'web: bundle exec puma -p 5000\n'));
 }
 
 function autoscaled(app: string, run: Step, trigger: Record<string, unknown>) {
@@ -270,17 +261,7 @@ function autoscaled(app: string, run: Step, trigger: Record<string, unknown>) {
       worker: { quantity: 1, autoscaling: { min_quantity: 1, max_quantity: 3, triggers: [trigger] } },
     },
   });
-  return run([
-    'deploy',
-    app,
-    '--image',
-    `registry.example.com/${app}:1`,
-    '--procfile',
-    fleet.file(`${app}.Procfile`, 'worker: bin/worker\n'),
-    '--app-json',
-    fleet.file(`${app}.app.json`, json),
-    '--wait',
-  ]);
+  return run(deployArgs(app, 'worker: bin/worker\n', json));
 }
 
 /**
