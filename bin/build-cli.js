@@ -6,7 +6,7 @@
 // it without tsx. See docs/cli-startup.md.
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { CURRENT, fileStamp, OUT, ROOT } from './cli-build-state.js';
@@ -69,6 +69,37 @@ const bullmqWithoutPostgres = {
   },
 };
 
+/**
+ * bullmq's module graph, minus two start-up costs an enqueuing call pays for nothing: semver (its
+ * ~600 regular expressions, built when loaded) is replaced by bundle-shims/semver-for-bullmq.js,
+ * exactly what bullmq's Redis version check uses; cron-parser, which only bullmq's job schedulers
+ * use (longshore has its own scheduler), runs on its first parse instead of with every Queue.
+ * Both only for imports from bullmq, so nothing else's semver or cron-parser changes.
+ */
+const SEMVER_SHIM = join(ROOT, 'bin', 'bundle-shims', 'semver-for-bullmq.js');
+const fromBullmq = (importer) => /[\\/]node_modules[\\/]bullmq[\\/]/.test(importer);
+const bullmqLeanDependencies = {
+  name: 'bullmq-lean-dependencies',
+  setup(build) {
+    build.onResolve({ filter: /^semver$/ }, (args) =>
+      fromBullmq(args.importer) ? { path: SEMVER_SHIM } : undefined,
+    );
+    build.onResolve({ filter: /^cron-parser$/ }, (args) =>
+      fromBullmq(args.importer) && args.kind === 'import-statement'
+        ? { path: args.importer, namespace: 'lazy-cron-parser' }
+        : undefined,
+    );
+    // A require() inside a function: esbuild bundles cron-parser as a CommonJS module, which
+    // runs on the first call instead of when the bundle loads. resolveDir keeps bullmq's own copy.
+    build.onLoad({ filter: /.*/, namespace: 'lazy-cron-parser' }, (args) => ({
+      contents:
+        "export const CronExpressionParser = { parse: (...args) => require('cron-parser').CronExpressionParser.parse(...args) };\n",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
 /** Files the bundle depends on besides its imports: read beside the bundle at run time. */
 const LUA_SOURCE = join(ROOT, 'src', 'jobs', 'ordering', 'lua');
 
@@ -102,7 +133,7 @@ export async function buildCli() {
       target: 'node20',
       external: EXTERNAL,
       metafile: true,
-      plugins: [zodEnglishOnly, bullmqWithoutPostgres],
+      plugins: [zodEnglishOnly, bullmqWithoutPostgres, bullmqLeanDependencies],
       // Smaller files compile faster (a CLI call spends a third of its time compiling). Names are
       // kept: errors are told apart by name (src/core/errors.ts, src/core/network-errors.ts).
       minify: true,
