@@ -11,16 +11,11 @@ import { autoscalingAuthChart, triggerAuthSecretName } from '../../../charts/ind
 import { releaseNames } from '../../apps/releases.ts';
 import { describeLost } from '../../releases/index.ts';
 import type { Cluster } from '../cluster.ts';
-import { type Rendered, renderChart } from './render.ts';
+import { renderChart } from './render.ts';
+import type { SecretReleasePlan } from './secret-release-step.ts';
 
 /** Trigger type → parameter → value (plaintext, only ever in memory and in the live Secrets). */
 export type TriggerAuthValues = Record<string, Record<string, string>>;
-
-export type AutoscalingAuthPlan =
-  | { action: 'install'; rendered: Rendered; values: Record<string, unknown> }
-  | { action: 'uninstall' }
-  | { action: 'lost'; message: string }
-  | { action: 'none' };
 
 /** What the live Secrets hold of the deployed revision: intact triggers, and those with values lost. */
 export interface LiveTriggerAuth {
@@ -70,7 +65,7 @@ export async function planAutoscalingAuth(
   app: string,
   namespace: string,
   given: TriggerAuthValues | undefined,
-): Promise<AutoscalingAuthPlan> {
+): Promise<SecretReleasePlan> {
   const release = releaseNames.autoscalingAuth(app);
   let values = given;
   if (values === undefined) {
@@ -80,7 +75,9 @@ export async function planAutoscalingAuth(
     values = live.values;
   }
   if (Object.keys(values).length === 0)
-    return cluster.history.last(release) ? { action: 'uninstall' } : { action: 'none' };
+    return cluster.history.last(release)
+      ? { action: 'uninstall', why: 'no trigger authentication left' }
+      : { action: 'none' };
   const rendered = renderChart(
     autoscalingAuthChart,
     { app, namespace, triggers: values },

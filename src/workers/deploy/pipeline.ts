@@ -56,9 +56,10 @@ import { ensureNamespace } from './namespace.ts';
 import { checkOwnership } from './ownership.ts';
 import { postdeployDue, recordPostdeployDue, runPostdeployTask } from './postdeploy-task.ts';
 import { appReleaseForwarding, progressForwarder } from './progress.ts';
-import { interruptDecision, releaseReport } from './release-outcome.ts';
+import { interruptDecision, outcomeText, releaseReport } from './release-outcome.ts';
 import { releaseTaskStep } from './release-task.ts';
-import { type Rendered, renderChart } from './render.ts';
+import { renderChart } from './render.ts';
+import { runSecretReleaseStep, type SecretReleasePlan } from './secret-release-step.ts';
 
 export interface AppChange {
   /** The spec to deploy (the job's change applied to the spec it builds on). */
@@ -97,12 +98,6 @@ export type PipelineResult = HandlerResult & { postdeploy?: () => Promise<void> 
 
 /** Renders the app chart of an app that has no image yet, only to validate its spec. */
 const VALIDATION_IMAGE = 'longshore.invalid/validation-only:0';
-
-type PullSecretPlan =
-  | { action: 'install'; rendered: Rendered; values: Record<string, unknown> }
-  | { action: 'uninstall'; why: string }
-  | { action: 'lost'; message: string }
-  | { action: 'none' };
 
 export async function runAppPipeline(
   ctx: HandlerContext<unknown>,
@@ -226,60 +221,20 @@ export async function runAppPipeline(
     }
   }
 
-  if (pullSecret.action === 'install' || pullSecret.action === 'lost')
-    await ctx.step(`Releasing the pull secret (${releaseNames.pullSecret(app)})`);
-  if (pullSecret.action === 'install') {
-    const pullSecretInput = {
-      release: releaseNames.pullSecret(app),
-      chart: pullSecret.rendered.chart,
-      values: pullSecret.values,
-      objects: pullSecret.rendered.objects,
-      signal: ctx.signal,
-    };
-    if (dryRun) await plan(await engine.plan(pullSecretInput));
-    else {
-      const r = await engine.upgrade({ ...pullSecretInput, app, holder, wait: false, onInterrupt });
-      await ctx.log(`${r.release}: ${outcomeText(r.outcome, r.revision)}`);
-    }
-  } else if (pullSecret.action === 'lost') {
-    await ctx.warn(pullSecret.message);
-  } else if (pullSecret.action === 'uninstall' && dryRun) {
-    if (engine.history(releaseNames.pullSecret(app)).length > 0)
-      await plan(await engine.planUninstall(releaseNames.pullSecret(app), ctx.signal));
-  } else if (pullSecret.action === 'uninstall') {
-    const r = await engine.uninstall({ release: releaseNames.pullSecret(app), holder, signal: ctx.signal });
-    if (r.existed) {
-      await ctx.step(`Removing the pull secret (${r.release})`);
-      await ctx.log(`${r.release}: uninstalled (${pullSecret.why})`);
-    }
-  }
+  const secretRun = { app, holder, dryRun, onInterrupt, planned: plan };
+  await runSecretReleaseStep(
+    ctx,
+    engine,
+    { release: releaseNames.pullSecret(app), title: 'the pull secret', plan: pullSecret },
+    secretRun,
+  );
   // KEDA's trigger authentication Secrets, before the app release's TriggerAuthentications name them.
-  const authRelease = releaseNames.autoscalingAuth(app);
-  if (auth.action === 'install') {
-    await ctx.step(`Releasing trigger authentication (${authRelease})`);
-    const authInput = {
-      release: authRelease,
-      chart: auth.rendered.chart,
-      values: auth.values,
-      objects: auth.rendered.objects,
-      signal: ctx.signal,
-    };
-    if (dryRun) await plan(await engine.plan(authInput));
-    else {
-      const r = await engine.upgrade({ ...authInput, app, holder, wait: false, onInterrupt });
-      await ctx.log(`${r.release}: ${outcomeText(r.outcome, r.revision)}`);
-    }
-  } else if (auth.action === 'lost') {
-    await ctx.warn(auth.message);
-  } else if (auth.action === 'uninstall' && dryRun) {
-    await plan(await engine.planUninstall(authRelease, ctx.signal));
-  } else if (auth.action === 'uninstall') {
-    const r = await engine.uninstall({ release: authRelease, holder, signal: ctx.signal });
-    if (r.existed) {
-      await ctx.step(`Removing trigger authentication (${r.release})`);
-      await ctx.log(`${r.release}: uninstalled (no trigger authentication left)`);
-    }
-  }
+  await runSecretReleaseStep(
+    ctx,
+    engine,
+    { release: releaseNames.autoscalingAuth(app), title: 'trigger authentication', plan: auth },
+    secretRun,
+  );
 
   // A rotation between our read of the store and now may have been overwritten by what we wrote.
   const followed =
@@ -433,12 +388,6 @@ function configRevisionOf(deployed: { revision: number } | undefined): { configR
   return deployed ? { configRevision: deployed.revision } : {};
 }
 
-function outcomeText(outcome: 'noop' | 'repaired' | 'deployed', revision: number): string {
-  if (outcome === 'noop') return `unchanged (revision ${revision})`;
-  if (outcome === 'repaired') return `drift repaired (revision ${revision})`;
-  return `revision ${revision} deployed`;
-}
-
 /**
  * New credentials install the release; removed credentials uninstall it; otherwise an existing
  * release is upgraded with its own objects and the live Secret's value (kept-pull-secret.ts), so an
@@ -450,7 +399,7 @@ async function planPullSecret(
   namespace: string,
   password: string | null | undefined,
   fleet: GlobalCredential | undefined,
-): Promise<PullSecretPlan> {
+): Promise<SecretReleasePlan> {
   const app = spec.app;
   if (password === null) return { action: 'uninstall', why: 'registry credentials removed' };
   if (password !== undefined) {
@@ -501,6 +450,6 @@ async function fleetPullSecretLeftBehind(cluster: Cluster, spec: AppSpec): Promi
 }
 
 /** Whether the app's pods list pull-secret-{app} because of a fleet-wide credential. */
-function usesGlobal(plan: PullSecretPlan): boolean {
+function usesGlobal(plan: SecretReleasePlan): boolean {
   return plan.action === 'install' && plan.values.source === 'global';
 }

@@ -71,3 +71,10 @@ async function imageOf(
     return undefined;
   }
 }
+
+/** How a job's log line names an upgrade's outcome. */
+export function outcomeText(outcome: 'noop' | 'repaired' | 'deployed', revision: number): string {
+  if (outcome === 'noop') return `unchanged (revision ${revision})`;
+  if (outcome === 'repaired') return `drift repaired (revision ${revision})`;
+  return `revision ${revision} deployed`;
+}
