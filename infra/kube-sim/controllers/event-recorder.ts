@@ -1,8 +1,10 @@
 /**
  * core/v1 Events as client-go's legacy recorder writes them (tools/record/event.go
  * makeEvent/generateEvent): name `<object name>.<hex nanoseconds>`, the object's namespace
- * (`default` for cluster-scoped objects), involvedObject, source.component, count,
- * first/lastTimestamp. Its EventCorrelator folds identical events (same object, type, reason,
+ * (`default` for cluster-scoped objects), involvedObject, source (component, and host for the
+ * kubelet: cmd/kubelet/app/server.go makeEventRecorder records with Host = the node name), count,
+ * first/lastTimestamp, and reportingComponent/reportingInstance = source.component/source.host
+ * (generateEvent). Its EventCorrelator folds identical events (same object, type, reason,
  * message) into one whose count grows; that is kept here, without the rate limits. Recording is
  * best effort as upstream: a refused write (a terminating namespace) is dropped.
  */
@@ -23,9 +25,14 @@ export class EventRecorder {
   private readonly seen = new Map<string, string>();
   private sequence = 0;
 
+  /**
+   * `hostOf` is the source's host for an object: the kubelet's node. One recorder stands for the
+   * kubelets of every node, so the host is looked up per object rather than fixed.
+   */
   constructor(
     private readonly client: SimClient,
     private readonly component: string,
+    private readonly hostOf: (object: KubeObject) => string | undefined = () => undefined,
   ) {}
 
   /** `fieldPath` names the part of the object (the kubelet's `spec.containers{web}`). */
@@ -36,6 +43,7 @@ export class EventRecorder {
       '\u0000',
     );
     const now = timestamp(new Date());
+    const host = this.hostOf(object);
     try {
       const existingName = this.seen.get(key);
       const existing = existingName ? this.client.get(EVENT, namespace, existingName) : undefined;
@@ -62,13 +70,13 @@ export class EventRecorder {
         },
         reason,
         message,
-        source: { component: this.component },
+        source: { component: this.component, ...(host ? { host } : {}) },
         firstTimestamp: now,
         lastTimestamp: now,
         count: 1,
         type,
         reportingComponent: this.component,
-        reportingInstance: '',
+        reportingInstance: host ?? '',
       });
       if (this.seen.size >= MAX_REMEMBERED) this.seen.clear();
       this.seen.set(key, name);

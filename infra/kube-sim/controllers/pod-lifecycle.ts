@@ -133,7 +133,7 @@ export class PodLifecycleController implements SimController {
       new SimClient(deps.client.service, 'default-scheduler'),
       'default-scheduler',
     );
-    this.kubeletEvents = new EventRecorder(deps.client, 'kubelet');
+    this.kubeletEvents = new EventRecorder(deps.client, 'kubelet', (pod) => (pod as Pod).spec.nodeName);
     this.backOff = new RestartBackOff(
       () => deps.settings.restartBackOffMs,
       () => deps.settings.restartBackOffMaxMs,
