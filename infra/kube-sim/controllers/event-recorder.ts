@@ -20,10 +20,20 @@ const MAX_REMEMBERED = 10_000;
 
 export type EventType = 'Normal' | 'Warning';
 
+let sequence = 0;
+/**
+ * Unique, increasing nanoseconds for Event names (client-go uses time.Now().UnixNano()): one
+ * counter for every recorder, so two components recording about one object in the same
+ * millisecond (the scheduler's Scheduled, the kubelet's Pulling) do not pick the same name.
+ */
+export function eventNanos(now = Date.now()): bigint {
+  sequence = (sequence + 1) % 1_000_000;
+  return BigInt(now) * 1_000_000n + BigInt(sequence);
+}
+
 export class EventRecorder {
   /** Correlation key → name of the Event that carries it. */
   private readonly seen = new Map<string, string>();
-  private sequence = 0;
 
   /**
    * `hostOf` is the source's host for an object: the kubelet's node. One recorder stands for the
@@ -54,7 +64,7 @@ export class EventRecorder {
         this.client.update(EVENT, next);
         return;
       }
-      const name = `${meta.name}.${this.nanos().toString(16)}`;
+      const name = `${meta.name}.${eventNanos().toString(16)}`;
       this.client.create(EVENT, {
         apiVersion: 'v1',
         kind: 'Event',
@@ -83,12 +93,6 @@ export class EventRecorder {
     } catch {
       // Events are advisory: a namespace being deleted refuses them, and that is fine.
     }
-  }
-
-  /** Unique, increasing nanoseconds (client-go uses time.Now().UnixNano()). */
-  private nanos(): bigint {
-    this.sequence = (this.sequence + 1) % 1_000_000;
-    return BigInt(Date.now()) * 1_000_000n + BigInt(this.sequence);
   }
 }
 

@@ -107,6 +107,14 @@ describe('events.k8s.io/v1 Events of a Deployment rollout', () => {
     const scheduled = watched.find((e) => e.object.reason === 'Scheduled')!.object;
     expect(scheduled.regarding?.kind).toBe('Pod');
     expect(scheduled.note).toBe(`Successfully assigned ${ns}/${scheduled.regarding?.name} to kube-sim-node`);
+    // The scheduler records through this API (client-go tools/events), so no deprecated fields.
+    expect(scheduled).toMatchObject({
+      reportingController: 'default-scheduler',
+      reportingInstance: 'default-scheduler-kube-sim-control-plane',
+      action: 'Binding',
+    });
+    expect(scheduled).not.toHaveProperty('deprecatedSource');
+    expect(scheduled).not.toHaveProperty('deprecatedCount');
     const started = watched.find((e) => e.object.reason === 'Started')!.object;
     expect(started).toMatchObject({
       note: 'Started container nginx',
@@ -163,6 +171,10 @@ describe('events.k8s.io/v1 Events of a Deployment rollout', () => {
     ]);
     expect(wide.stdout).toMatch(
       /Started\s+pod\/web-\S+\s+spec\.containers\{nginx\}\s+kubelet, kube-sim-node/,
+    );
+    // formatEventSource: the reporting controller and instance when there is no source; COUNT 1.
+    expect(wide.stdout).toMatch(
+      /Scheduled\s+pod\/web-\S+\s+default-scheduler, default-scheduler-kube-sim-control-plane\s+Successfully assigned \S+ to kube-sim-node\s+\S+\s+1\s+web-/,
     );
   });
 
