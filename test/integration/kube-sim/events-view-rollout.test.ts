@@ -201,6 +201,10 @@ describe('events.k8s.io/v1 Events of a Deployment rollout', () => {
       versions: [{ groupVersion: 'events.k8s.io/v1', version: 'v1' }],
       preferredVersion: { groupVersion: 'events.k8s.io/v1', version: 'v1' },
     });
+    // kubectl explain reads the group's OpenAPI v3 document (kube-sim serves no /openapi/v2).
+    const explain = await cli.kubectl(['explain', 'events.note', '--api-version=events.k8s.io/v1']);
+    expect(explain.code, explain.stderr).toBe(0);
+    expect(explain.stdout).toContain('FIELD: note <string>');
     const resources = await cli.kubectl(['api-resources', '--api-group=events.k8s.io', '--no-headers']);
     expect(resources.stdout.trim().split(/\s+/)).toEqual([
       'events',
