@@ -59,6 +59,11 @@ export function timestamp(now = new Date()): string {
   return `${now.toISOString().slice(0, 19)}Z`;
 }
 
+/** metav1.MicroTime's JSON (RFC3339Micro, micro_time.go): `…T15:04:05.123000Z`. */
+export function microTimestamp(now = new Date()): string {
+  return `${now.toISOString().slice(0, 23)}000Z`;
+}
+
 /** Fills what the server owns on create. */
 export function prepareCreate(type: ResourceType, object: KubeObject, now: Date): void {
   object.metadata.uid = randomUUID();

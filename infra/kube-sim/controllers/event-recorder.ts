@@ -1,8 +1,10 @@
 /**
  * core/v1 Events as client-go's legacy recorder writes them (tools/record/event.go
  * makeEvent/generateEvent): name `<object name>.<hex nanoseconds>`, the object's namespace
- * (`default` for cluster-scoped objects), involvedObject, source.component, count,
- * first/lastTimestamp. Its EventCorrelator folds identical events (same object, type, reason,
+ * (`default` for cluster-scoped objects), involvedObject, source (component, and host for the
+ * kubelet: cmd/kubelet/app/server.go makeEventRecorder records with Host = the node name), count,
+ * first/lastTimestamp, and reportingComponent/reportingInstance = source.component/source.host
+ * (generateEvent). Its EventCorrelator folds identical events (same object, type, reason,
  * message) into one whose count grows; that is kept here, without the rate limits. Recording is
  * best effort as upstream: a refused write (a terminating namespace) is dropped.
  */
@@ -18,14 +20,29 @@ const MAX_REMEMBERED = 10_000;
 
 export type EventType = 'Normal' | 'Warning';
 
+let sequence = 0;
+/**
+ * Unique, increasing nanoseconds for Event names (client-go uses time.Now().UnixNano()): one
+ * counter for every recorder, so two components recording about one object in the same
+ * millisecond (the scheduler's Scheduled, the kubelet's Pulling) do not pick the same name.
+ */
+export function eventNanos(now = Date.now()): bigint {
+  sequence = (sequence + 1) % 1_000_000;
+  return BigInt(now) * 1_000_000n + BigInt(sequence);
+}
+
 export class EventRecorder {
   /** Correlation key → name of the Event that carries it. */
   private readonly seen = new Map<string, string>();
-  private sequence = 0;
 
+  /**
+   * `hostOf` is the source's host for an object: the kubelet's node. One recorder stands for the
+   * kubelets of every node, so the host is looked up per object rather than fixed.
+   */
   constructor(
     private readonly client: SimClient,
     private readonly component: string,
+    private readonly hostOf: (object: KubeObject) => string | undefined = () => undefined,
   ) {}
 
   /** `fieldPath` names the part of the object (the kubelet's `spec.containers{web}`). */
@@ -36,6 +53,7 @@ export class EventRecorder {
       '\u0000',
     );
     const now = timestamp(new Date());
+    const host = this.hostOf(object);
     try {
       const existingName = this.seen.get(key);
       const existing = existingName ? this.client.get(EVENT, namespace, existingName) : undefined;
@@ -46,7 +64,7 @@ export class EventRecorder {
         this.client.update(EVENT, next);
         return;
       }
-      const name = `${meta.name}.${this.nanos().toString(16)}`;
+      const name = `${meta.name}.${eventNanos().toString(16)}`;
       this.client.create(EVENT, {
         apiVersion: 'v1',
         kind: 'Event',
@@ -62,25 +80,19 @@ export class EventRecorder {
         },
         reason,
         message,
-        source: { component: this.component },
+        source: { component: this.component, ...(host ? { host } : {}) },
         firstTimestamp: now,
         lastTimestamp: now,
         count: 1,
         type,
         reportingComponent: this.component,
-        reportingInstance: '',
+        reportingInstance: host ?? '',
       });
       if (this.seen.size >= MAX_REMEMBERED) this.seen.clear();
       this.seen.set(key, name);
     } catch {
       // Events are advisory: a namespace being deleted refuses them, and that is fine.
     }
-  }
-
-  /** Unique, increasing nanoseconds (client-go uses time.Now().UnixNano()). */
-  private nanos(): bigint {
-    this.sequence = (this.sequence + 1) % 1_000_000;
-    return BigInt(Date.now()) * 1_000_000n + BigInt(this.sequence);
   }
 }
 

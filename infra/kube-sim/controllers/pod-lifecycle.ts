@@ -36,6 +36,7 @@ import { newContainerID } from './container-runtime.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
 import { EventRecorder } from './event-recorder.ts';
+import { EventsV1Recorder } from './events-v1-recorder.ts';
 import { NODE } from './node-controller.ts';
 import { FIRST_NODE } from './node-objects.ts';
 import { imagePullError, podPullSecrets, unmountableVolume } from './pod-start-checks.ts';
@@ -108,8 +109,11 @@ export class PodLifecycleController implements SimController {
   private nextIp = 0;
   private readonly lookup: EnvLookup;
   private readonly backOff: RestartBackOff;
-  /** The default scheduler's events (Scheduled, FailedScheduling) and the kubelet's. */
-  private readonly schedulerEvents: EventRecorder;
+  /**
+   * The default scheduler's events (Scheduled, FailedScheduling), recorded through
+   * events.k8s.io/v1 as kube-scheduler does, and the kubelet's (core/v1, its legacy recorder).
+   */
+  private readonly schedulerEvents: EventsV1Recorder;
   private readonly kubeletEvents: EventRecorder;
   /** `node image` pairs already pulled, so a second Pod finds its image present. */
   private readonly pulled = new Set<string>();
@@ -129,11 +133,11 @@ export class PodLifecycleController implements SimController {
       configMap: (ns, name) => deps.store.get(CONFIG_MAP_KEY, ns, name),
       services: (ns) => deps.store.list(SERVICE_KEY, ns),
     };
-    this.schedulerEvents = new EventRecorder(
+    this.schedulerEvents = new EventsV1Recorder(
       new SimClient(deps.client.service, 'default-scheduler'),
       'default-scheduler',
     );
-    this.kubeletEvents = new EventRecorder(deps.client, 'kubelet');
+    this.kubeletEvents = new EventRecorder(deps.client, 'kubelet', (pod) => (pod as Pod).spec.nodeName);
     this.backOff = new RestartBackOff(
       () => deps.settings.restartBackOffMs,
       () => deps.settings.restartBackOffMaxMs,
@@ -221,7 +225,14 @@ export class PodLifecycleController implements SimController {
         // schedule_one.go handleSchedulingFailure: PodScheduled False/Unschedulable and an event;
         // looked at again with the blocked Pods (a Node may come, or be uncordoned).
         this.writeUnschedulable(pod, placement.unschedulable);
-        this.schedulerEvents.event(pod, 'Warning', 'FailedScheduling', placement.unschedulable);
+        this.schedulerEvents.eventf(
+          pod,
+          undefined,
+          'Warning',
+          'FailedScheduling',
+          'Scheduling',
+          placement.unschedulable,
+        );
         this.unschedulable.add(key);
         this.queue.addLater(key, UNSCHEDULABLE_RETRY_MS);
         return;
@@ -231,10 +242,12 @@ export class PodLifecycleController implements SimController {
       if (!pod) return;
       this.blocked.delete(key);
       // schedule_one.go finishSchedulingCycle: the message upstream's scheduler records.
-      this.schedulerEvents.event(
+      this.schedulerEvents.eventf(
         pod,
+        undefined,
         'Normal',
         'Scheduled',
+        'Binding',
         `Successfully assigned ${namespace}/${name} to ${placement.node}`,
       );
     }

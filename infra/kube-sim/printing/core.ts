@@ -134,33 +134,41 @@ function coreEvent(ev: Obj): Obj {
   };
 }
 
+/**
+ * formatEventSource: source.component and source.host, else the reporting controller and
+ * instance (core/v1 calls the controller reportingComponent, events.k8s.io/v1
+ * reportingController), joined by `, ` when there is an instance.
+ */
 function eventSource(ev: Obj): string {
-  const component = str(ev.source?.component) || str(ev.reportingController);
+  const component = str(ev.source?.component) || str(ev.reportingController) || str(ev.reportingComponent);
   const host = str(ev.source?.host) || str(ev.reportingInstance);
   return host ? `${component}, ${host}` : component;
 }
 
 const timeSince = (t: unknown, now: number) => (typeof t === 'string' && t !== '' ? since(t, now) : '');
 
+/**
+ * printEvent (pkg/printers/internalversion/printers.go): FIRST SEEN from firstTimestamp, else
+ * eventTime; LAST SEEN from lastTimestamp, else FIRST SEEN; a series gives LAST SEEN and COUNT;
+ * a singleton of the new API (no count) counts 1. The `2m (x3 over 10m)` form is kubectl's own
+ * (`kubectl events`, describe), not the server's table.
+ */
 function eventCells(raw: Obj, now: number) {
   const ev = coreEvent(raw);
-  let first = timeSince(ev.firstTimestamp, now) || timeSince(ev.eventTime, now) || '<unknown>';
+  const first = timeSince(ev.firstTimestamp, now) || timeSince(ev.eventTime, now) || '<unknown>';
   let last = timeSince(ev.lastTimestamp, now) || first;
-  if (first === '') first = '<unknown>';
-  let lastSeen: string;
   let times = int(ev.count);
   if (ev.series) {
     last = timeSince(ev.series.lastObservedTime, now) || '<unknown>';
     times = int(ev.series.count);
-    lastSeen = `${last} (x${times} over ${first})`;
-  } else if (times > 1) lastSeen = `${last} (x${times} over ${first})`;
-  else lastSeen = last;
-  const target = `${str(ev.involvedObject?.kind).toLowerCase()}/${str(ev.involvedObject?.name)}`;
+  } else if (times === 0) times = 1;
+  const kind = str(ev.involvedObject?.kind).toLowerCase();
+  const objectName = str(ev.involvedObject?.name);
   return [
-    lastSeen,
+    last,
     str(ev.type),
     str(ev.reason),
-    target,
+    objectName ? `${kind}/${objectName}` : kind,
     str(ev.involvedObject?.fieldPath),
     eventSource(ev),
     str(ev.message).trim(),

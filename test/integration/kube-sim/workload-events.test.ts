@@ -63,8 +63,22 @@ describe('kube-sim workload Events', () => {
     )!;
     expect(started.involvedObject.fieldPath).toBe('spec.containers{nginx}');
     expect(started.source?.component).toBe('kubelet');
-    const scheduled = events.find((e) => e.reason === 'Scheduled')!;
-    expect(scheduled.source?.component).toBe('default-scheduler');
+    // kube-scheduler records through events.k8s.io/v1: read through core/v1, its Event has the
+    // reporting fields and eventTime, and no source, first/lastTimestamp or count.
+    const scheduled = await until(async () => {
+      const raw = (await (
+        await fetch(`${c.sim.url}/api/v1/namespaces/${ns}/events?fieldSelector=reason%3DScheduled`)
+      ).json()) as { items: Record<string, unknown>[] };
+      return raw.items[0];
+    }, 'the Scheduled event');
+    expect(scheduled).toMatchObject({
+      reportingComponent: 'default-scheduler',
+      reportingInstance: 'default-scheduler-kube-sim-control-plane',
+      action: 'Binding',
+      eventTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+    });
+    for (const legacy of ['source', 'firstTimestamp', 'lastTimestamp', 'count'])
+      expect(scheduled).not.toHaveProperty(legacy);
 
     // The first Pod on the node pulls; the second finds the image there.
     const pulls = events.filter((e) => e.reason === 'Pulling' || e.reason === 'Pulled').map((e) => e.message);

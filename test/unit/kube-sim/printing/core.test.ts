@@ -111,8 +111,9 @@ describe('core printers', () => {
       lastTimestamp: '2026-01-01T00:58:00Z',
       count: 3,
     };
+    // printEvent's LAST SEEN is the bare age: `(x3 over 10m)` is kubectl events' form, not the table's.
     expect(eventPrinter.cells(ev, NOW)).toEqual([
-      '2m (x3 over 10m)',
+      '2m',
       'Normal',
       'Pulled',
       'pod/web',
@@ -124,6 +125,21 @@ describe('core printers', () => {
       'web.1',
     ]);
     expect(eventPrinter.cells({ ...ev, count: 1 }, NOW)[0]).toBe('2m');
+    // No lastTimestamp: LAST SEEN is FIRST SEEN; no timestamps at all: <unknown>.
+    expect(eventPrinter.cells({ ...ev, lastTimestamp: undefined }, NOW)[0]).toBe('10m');
+    const bare = { metadata: ev.metadata, involvedObject: { kind: 'Node' }, reason: 'x' };
+    expect(eventPrinter.cells(bare, NOW)).toEqual([
+      '<unknown>',
+      '',
+      'x',
+      'node',
+      '',
+      '',
+      '',
+      '<unknown>',
+      1,
+      'web.1',
+    ]);
   });
 
   it('events.k8s.io/v1 events print through the same columns', () => {
@@ -139,7 +155,7 @@ describe('core printers', () => {
       reportingController: 'deployment-controller',
     };
     expect(eventPrinter.cells(ev, NOW)).toEqual([
-      '60s (x4 over 20m)',
+      '60s',
       'Normal',
       'ScalingReplicaSet',
       'deployment/web',
@@ -150,6 +166,28 @@ describe('core printers', () => {
       4,
       'e',
     ]);
+    // A singleton of the new API: no series, no count, counted once; reporting instance shown.
+    const single = { ...ev, series: undefined, reportingInstance: 'deployment-controller-cp' };
+    expect(eventPrinter.cells(single, NOW)).toEqual([
+      '20m',
+      'Normal',
+      'ScalingReplicaSet',
+      'deployment/web',
+      '',
+      'deployment-controller, deployment-controller-cp',
+      'scaled',
+      '20m',
+      1,
+      'e',
+    ]);
+    // The same Event read through core/v1 names its controller reportingComponent.
+    const core = {
+      metadata: ev.metadata,
+      involvedObject: ev.regarding,
+      reportingComponent: 'c',
+      reportingInstance: 'i',
+    };
+    expect(eventPrinter.cells(core, NOW)[5]).toBe('c, i');
   });
 });
 
