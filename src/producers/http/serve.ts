@@ -37,7 +37,9 @@ export async function runServe(options: { host: string; port: number }): Promise
   const webhooks = await parseWebhookSettings();
   const logger = createLogger(config.logLevel, { component: 'serve' });
   // Derived once, at start (scrypt): a body with secret values is sealed without waiting for it.
-  const sealer = config.secret ? await Sealer.create(requireSecret(config)) : undefined;
+  const sealer = config.secret
+    ? await Sealer.create(requireSecret(config), config.previousSecret)
+    : undefined;
   const redis = createRedis(config.redisUrl, 'worker');
   redis.on('error', () => undefined);
   await waitForRedis(redis, config.redisUrl);
