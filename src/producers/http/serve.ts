@@ -62,7 +62,9 @@ export async function runServe(options: { host: string; port: number }): Promise
   });
   const address = await server.listen({ host: options.host, port: options.port });
   if (tokens.length === 0) {
-    logger.warn('LONGSHORE_API_TOKENS is empty: every route but /api/v1/health answers 401');
+    logger.warn(
+      'LONGSHORE_API_TOKENS is empty: every route but /api/v1/health, /healthz and /readyz answers 401',
+    );
   }
   logger.info(
     { address, tokens: tokens.length, rateLimitPerMinute: perMinute, webhookRoutes: webhooks.routes.length },
