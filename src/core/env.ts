@@ -75,6 +75,11 @@ const variables = {
     raw === undefined || raw.length >= 32
       ? { value: raw }
       : { problem: 'must be at least 32 characters (a passphrase the whole fleet shares)' },
+  // The passphrase before a rotation: opens values sealed under it, seals nothing (src/jobs/sealing.ts).
+  LONGSHORE_SECRET_PREVIOUS: (raw: string | undefined): Read<string | undefined> =>
+    raw === undefined || raw.length >= 32
+      ? { value: raw }
+      : { problem: 'must be at least 32 characters (the passphrase LONGSHORE_SECRET had before a rotation)' },
   KUBECONFIG: text(undefined),
   LONGSHORE_NAMESPACE: (raw: string | undefined): Read<string> => {
     const value = (raw ?? 'longshore-system').trim();
@@ -117,6 +122,8 @@ export interface FleetConfig {
   workerShards: string | undefined;
   /** The sealing passphrase; absent until a command that seals or unseals asks for it. */
   secret: string | undefined;
+  /** LONGSHORE_SECRET_PREVIOUS: during a rotation, the passphrase values may still be sealed under. */
+  previousSecret: string | undefined;
   kubeconfig: string | undefined;
   namespace: string;
   concurrency: number;
@@ -158,7 +165,7 @@ export function loadFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConf
     const result = (read as (raw: string | undefined) => Read<unknown>)(present[name]);
     if ('value' in result) e[name] = result.value;
     else {
-      const shown = name === 'LONGSHORE_SECRET' ? '(hidden)' : JSON.stringify(present[name]);
+      const shown = name.startsWith('LONGSHORE_SECRET') ? '(hidden)' : JSON.stringify(present[name]);
       lines.push(`${name}: ${result.problem} (got ${shown})`);
     }
   }
@@ -174,6 +181,7 @@ function fromValues(e: Values): FleetConfig {
     queueShards: e.LONGSHORE_QUEUE_SHARDS,
     workerShards: e.LONGSHORE_WORKER_SHARDS,
     secret: e.LONGSHORE_SECRET,
+    previousSecret: e.LONGSHORE_SECRET_PREVIOUS,
     kubeconfig: e.KUBECONFIG,
     namespace: e.LONGSHORE_NAMESPACE,
     concurrency: e.LONGSHORE_CONCURRENCY,

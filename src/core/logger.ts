@@ -23,6 +23,8 @@ export const REDACTED_PATHS = [
   '*.registry.password',
   'LONGSHORE_SECRET',
   '*.LONGSHORE_SECRET',
+  'LONGSHORE_SECRET_PREVIOUS',
+  '*.LONGSHORE_SECRET_PREVIOUS',
 ];
 
 export function createLogger(

@@ -6,6 +6,10 @@
  * cannot be moved to another key or app inside a payload. The envelope names the key id, so a
  * worker holding a different passphrase says so instead of reporting a corrupt value.
  *
+ * Rotation (docs/operations.md, "Rotating the sealing key"): a process given the previous
+ * passphrase too (LONGSHORE_SECRET_PREVIOUS) seals with the current key only and opens a value
+ * under whichever of the two its key id names, so jobs enqueued before the rotation still run.
+ *
  * Format (text, fits in JSON): `lss1.<key id: 8 hex>.<iv: base64url>.<ciphertext: base64url>.<tag: base64url>`
  */
 import { createHash, hkdfSync, randomBytes, scrypt, scryptSync } from 'node:crypto';
@@ -70,17 +74,30 @@ export function deriveKeyInBackground(passphrase: string): Promise<DerivedKey> {
 export class Sealer {
   private readonly key: Buffer;
   readonly keyId: string;
+  /** The previous passphrase's key during a rotation: opens, never seals. */
+  private readonly previous: DerivedKey | undefined;
 
-  /** A Sealer whose key is derived off the main thread (see deriveKeyInBackground). */
-  static async create(passphrase: string): Promise<Sealer> {
-    await deriveKeyInBackground(passphrase);
-    return new Sealer(passphrase);
+  /** A Sealer whose keys are derived off the main thread (see deriveKeyInBackground). */
+  static async create(passphrase: string, previousPassphrase?: string): Promise<Sealer> {
+    await Promise.all([
+      deriveKeyInBackground(passphrase),
+      previousPassphrase ? deriveKeyInBackground(previousPassphrase) : undefined,
+    ]);
+    return new Sealer(passphrase, previousPassphrase);
   }
 
-  constructor(passphrase: string) {
+  constructor(passphrase: string, previousPassphrase?: string) {
     const derived = deriveKey(passphrase);
     this.key = derived.key;
     this.keyId = derived.keyId;
+    const previous = previousPassphrase ? deriveKey(previousPassphrase) : undefined;
+    // The same passphrase twice is no rotation: one key.
+    this.previous = previous && previous.keyId !== derived.keyId ? previous : undefined;
+  }
+
+  /** The key id of the previous passphrase during a rotation, for logs. */
+  get previousKeyId(): string | undefined {
+    return this.previous?.keyId;
   }
 
   /**
@@ -117,14 +134,17 @@ export class Sealer {
     const match = SEALED.exec(sealed);
     if (!match) throw new SealingError(`${context}: not a sealed value`);
     const [, keyId, iv, ciphertext, tag] = match as unknown as [string, string, string, string, string];
-    if (keyId !== this.keyId) {
+    const key =
+      keyId === this.keyId ? this.key : keyId === this.previous?.keyId ? this.previous.key : undefined;
+    if (!key) {
+      const has = this.previous ? `${this.keyId} and previous ${this.previous.keyId}` : this.keyId;
       throw new SealingError(
-        `${context}: sealed with another LONGSHORE_SECRET (key id ${keyId}, this process has ${this.keyId}); ` +
-          'producers and workers must share the same passphrase',
+        `${context}: sealed with another LONGSHORE_SECRET (key id ${keyId}, this process has ${has}); ` +
+          'producers and workers must share the same passphrase (during a rotation, set the old one as LONGSHORE_SECRET_PREVIOUS)',
       );
     }
     try {
-      return gcmOpen(this.key, { iv, ciphertext, tag }, Buffer.from(context, 'utf8')).toString('utf8');
+      return gcmOpen(key, { iv, ciphertext, tag }, Buffer.from(context, 'utf8')).toString('utf8');
     } catch {
       throw new SealingError(
         `${context}: sealed value failed authentication (tampered, or sealed for another field)`,

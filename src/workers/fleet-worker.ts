@@ -40,7 +40,7 @@ export interface FleetWorkerOptions {
 const STARTUP_REDIS_WAIT_MS = 15_000;
 
 /** How long after the shutdown deadline the process stops waiting for handlers that ignore their abort signal. */
-const HARD_STOP_GRACE_MS = 5_000;
+export const HARD_STOP_GRACE_MS = 5_000;
 
 export class FleetWorker {
   private shuttingDown = false;
@@ -67,7 +67,7 @@ export class FleetWorker {
   static async start(options: FleetWorkerOptions): Promise<FleetWorker> {
     const { config, logger, registry } = options;
     const name = options.name ?? `${hostname()}-${process.pid}`;
-    const sealer = new Sealer(requireSecret(config));
+    const sealer = new Sealer(requireSecret(config), config.previousSecret);
     // Every Redis connection of the process reports into the log through one back-off.
     const connections = new ConnectionLog(logger, config.redisUrl);
     // A malformed or out-of-range shard list fails the start before any connection.

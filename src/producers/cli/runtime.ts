@@ -50,7 +50,8 @@ export function config(): FleetConfig {
 /** The fleet's Sealer; its key comes from the derivation {@link startKeyDerivation} began. */
 export async function sealer(): Promise<Sealer> {
   const { Sealer } = await import('../../jobs/sealing.ts');
-  return Sealer.create(requireSecret(config()));
+  const fleet = config();
+  return Sealer.create(requireSecret(fleet), fleet.previousSecret);
 }
 
 /**

@@ -43,6 +43,21 @@ export function openApiDocument(): Record<string, unknown> {
     '/api/v1/health': {
       get: { summary: 'Redis answers', security: [], responses: { 200: { description: 'ok' } } },
     },
+    // The orchestrator's probes (probes.ts): not rate limited.
+    '/healthz': {
+      get: {
+        summary: 'The process answers (liveness)',
+        security: [],
+        responses: { 200: { description: 'ok' } },
+      },
+    },
+    '/readyz': {
+      get: {
+        summary: 'The Redis connection is up (readiness)',
+        security: [],
+        responses: { 200: { description: 'ready' }, 503: { description: 'not ready, with the reason' } },
+      },
+    },
     '/api/v1/apps': {
       get: {
         summary: 'Apps and their status (apps:list --json)',

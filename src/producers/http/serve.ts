@@ -37,7 +37,9 @@ export async function runServe(options: { host: string; port: number }): Promise
   const webhooks = await parseWebhookSettings();
   const logger = createLogger(config.logLevel, { component: 'serve' });
   // Derived once, at start (scrypt): a body with secret values is sealed without waiting for it.
-  const sealer = config.secret ? await Sealer.create(requireSecret(config)) : undefined;
+  const sealer = config.secret
+    ? await Sealer.create(requireSecret(config), config.previousSecret)
+    : undefined;
   const redis = createRedis(config.redisUrl, 'worker');
   redis.on('error', () => undefined);
   await waitForRedis(redis, config.redisUrl);
@@ -60,7 +62,9 @@ export async function runServe(options: { host: string; port: number }): Promise
   });
   const address = await server.listen({ host: options.host, port: options.port });
   if (tokens.length === 0) {
-    logger.warn('LONGSHORE_API_TOKENS is empty: every route but /api/v1/health answers 401');
+    logger.warn(
+      'LONGSHORE_API_TOKENS is empty: every route but /api/v1/health, /healthz and /readyz answers 401',
+    );
   }
   logger.info(
     { address, tokens: tokens.length, rateLimitPerMinute: perMinute, webhookRoutes: webhooks.routes.length },

@@ -24,6 +24,7 @@ import { showJob } from '../ops/jobs-ops.ts';
 import { APP_JOB_SEGMENTS, type AppJobSegment, payloadFromBody } from './app-jobs.ts';
 import { streamJobEvents } from './job-events.ts';
 import { registerApiMetrics } from './metrics.ts';
+import { registerProbes } from './probes.ts';
 import { type ApiToken, allows, type TokenScope, verifyToken } from './tokens.ts';
 import { registerUi } from './ui/routes.ts';
 import type { SessionKeys } from './ui/session.ts';
@@ -143,6 +144,7 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     await options.redis.ping();
     return { status: 'ok' };
   });
+  registerProbes(server, options.redis);
 
   // The document is built from the contracts once, on first request.
   let document: Record<string, unknown> | undefined;

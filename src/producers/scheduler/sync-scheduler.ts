@@ -169,6 +169,11 @@ export class SyncScheduler extends EventEmitter<SyncSchedulerEvents> {
     return this.active;
   }
 
+  /** Ticks in a row that failed (Redis unreachable, enqueue refused); 0 after one that did not. */
+  get failingTicks(): number {
+    return this.consecutiveErrors;
+  }
+
   /** Starts ticking: the first tick runs at once (it enqueues only if this interval has no sync yet). */
   start(): void {
     if (this.active) return;

@@ -8,6 +8,9 @@
  *    rules grant, on every resource, is one some workflow used. A rule nobody needs fails here.
  * 2. For each resource of each rule: the rules without it are applied, a fresh worker runs a
  *    workflow that used it, and kube-sim refuses that workflow a request on exactly that resource.
+ * 3. Why Secrets are in the ClusterRole and not in a Role of longshore-system: every Secret verb
+ *    the ClusterRole grants is asked for in an app namespace too, so a Role for the system
+ *    namespace could take none of them out of the ClusterRole; and no Lease is ever asked for.
  *
  * One redis, one kube-sim, one worker at a time (restarted per case, so no informer cache of an
  * earlier case hides a list or watch); Redis is emptied between cases, so a job stuck on a 403
@@ -269,17 +272,24 @@ function autoscaled(app: string, run: Step, trigger: Record<string, unknown>) {
  * group/resource[/sub]`. A watch is logged only when its connection closes, so the requests
  * still open count too: here only longshore's worker keeps any open (the test's clients do not watch).
  */
-function askedSince(from: number, since = 0): { asked: Set<string>; refused: string[] } {
+function askedSince(
+  from: number,
+  since = 0,
+): { asked: Set<string>; refused: string[]; outsideSystemNamespace: Set<string> } {
   const mine = fleet.sim.requests
     .entries()
     .slice(from)
     .filter((r) => r.user === SERVICE_ACCOUNT_USER && r.resource !== '');
   const open = fleet.sim.requests.inFlight().filter((r) => r.at >= since && r.resource !== '');
+  const spelled = (r: { verb: string; resource: string; subresource?: string }) =>
+    `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`;
   return {
-    asked: new Set(
-      [...mine, ...open].map((r) => `${r.verb} ${r.resource}${r.subresource ? `/${r.subresource}` : ''}`),
-    ),
+    asked: new Set([...mine, ...open].map(spelled)),
     refused: mine.filter((r) => r.status === 403).map(describeRequest),
+    // Namespaced requests in another namespace than the system one: what a Role there cannot grant.
+    outsideSystemNamespace: new Set(
+      [...mine, ...open].filter((r) => r.namespace && r.namespace !== SYSTEM_NAMESPACE).map(spelled),
+    ),
   };
 }
 
@@ -299,8 +309,13 @@ async function freshWorker(): Promise<void> {
   worker = await fleet.startWorker();
 }
 
+/** Where release storage lives (LONGSHORE_NAMESPACE, default longshore-system). */
+const SYSTEM_NAMESPACE = 'longshore-system';
+
 /** Which workflow used what, with every rule in place (filled by the first test). */
 const used = new Map<string, Set<string>>();
+/** What the workflows asked for in app namespaces (filled by the first test). */
+const usedOutsideSystem = new Set<string>();
 const ORDER = [
   'deploy',
   'release',
@@ -322,15 +337,32 @@ describe('infra/deploy/rbac.yaml', () => {
       await WORKFLOWS[name]!(`${name.toLowerCase()}-${++serial}`, (args, options) =>
         step(args, () => false, options),
       );
-      const { asked, refused } = askedSince(from);
+      const { asked, refused, outsideSystemNamespace } = askedSince(from);
       expect(refused, name).toEqual([]);
       used.set(name, asked);
+      for (const g of outsideSystemNamespace) usedOutsideSystem.add(g);
     }
     const all = new Set([...used.values()].flatMap((s) => [...s]));
     const unused = [...granted()]
       .filter((g) => !all.has(g) && !NOT_ASKED_BY_KUBE_SIM.has(g) && !COVERED_BY_E2E_ONLY.has(g))
       .sort();
     expect(unused, 'granted in infra/deploy/rbac.yaml but used by no workflow').toEqual([]);
+    // No Role in longshore-system (docs/rbac.md): each Secret verb is needed in app namespaces
+    // too, so none could move from the ClusterRole to a Role; `update` is asked in an app
+    // namespace by the e2e registry test (a pull secret's conditional replace).
+    const secretVerbs = clusterRole.rules
+      .filter((r) => r.resources.includes('secrets'))
+      .flatMap((r) => r.verbs);
+    expect(
+      secretVerbs.filter(
+        (v) =>
+          !usedOutsideSystem.has(grant('', 'secrets', v)) &&
+          !COVERED_BY_E2E_ONLY.has(grant('', 'secrets', v)),
+      ),
+      'Secret verbs used only in the system namespace: they belong in a Role there',
+    ).toEqual([]);
+    expect(roles, 'a Role in infra/deploy/rbac.yaml').toEqual([]);
+    expect([...all].filter((g) => g.includes('coordination.k8s.io/leases'))).toEqual([]);
     // Ten workflows in a row, each a few deploys through a worker process: past the default 120 s
     // on a loaded 2-core machine.
   }, 400_000);
