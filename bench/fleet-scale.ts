@@ -194,6 +194,9 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
   let revision = 1;
   let redisPer1000 = Number.NaN;
   let memoryBefore: number | undefined;
+  let commandsBefore: number | undefined;
+  let commandsPerDeploy = Number.NaN;
+  let redisPerApp = Number.NaN;
   let syncClean: Awaited<ReturnType<typeof measured>> | undefined;
   let syncDrift: Awaited<ReturnType<typeof measured>> | undefined;
   const drifted: DriftedObject[] = [];
@@ -204,6 +207,7 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
   let simRss = 0;
   try {
     // Set-up, not measured: every app's properties, domain, config and first deploy.
+    const emptyMemory = await fleet.usedMemory();
     const maxWorkers = Math.max(...o.workers);
     await fleet.useWorkers(maxWorkers, o.concurrency);
     const setup: BatchJob[] = apps.flatMap((app) => [
@@ -213,6 +217,7 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
     const ts = performance.now();
     await fleet.runBatch(setup);
     console.log(`set-up: ${setup.length} jobs in ${fmt((performance.now() - ts) / 1000)} s (not measured)`);
+    redisPerApp = ((await fleet.usedMemory()) - emptyMemory) / o.apps;
 
     // (1) deploys with 1, 2, 4 worker processes.
     for (const workers of o.workers) {
@@ -223,6 +228,7 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
       );
       revision++;
       memoryBefore ??= await fleet.usedMemory();
+      commandsBefore ??= await fleet.commandsProcessed();
       const m = await measured(sim, () => fleet.runBatch(deploys(revision)));
       lastRoundBreakdown = m.breakdown;
       if (process.env.BENCH_DEBUG) {
@@ -249,6 +255,8 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
 
     // Every round's deploy jobs are still kept (retention: 10,000 completed jobs).
     redisPer1000 = ((await fleet.usedMemory()) - memoryBefore!) / ((o.apps * o.workers.length) / 1000);
+    // Includes the warm-up reconciles between rounds and the benchmark's own polling (a few per second).
+    commandsPerDeploy = ((await fleet.commandsProcessed()) - commandsBefore!) / (o.apps * o.workers.length);
 
     // (2) full sync, nothing drifted; then 1 % drifted by hand.
     const sync: BatchJob[] = [{ type: 'sync', payload: {} }];
@@ -400,11 +408,13 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
   console.log(`(3) memory with ${o.apps} apps × ${o.revisions} app revisions`);
   console.log(`    reproduce: ${command('')}`);
   printTable(
-    ['process', 'what', 'MB'],
+    ['process', 'what', 'value'],
     [
-      ...workerRss.map((rss, i) => [`worker ${i + 1}`, 'RSS after a full sync', fmt(rss / MB)]),
-      ['kube-sim', 'RSS of the benchmark process (kube-sim in it)', fmt(simRss / MB)],
-      ['redis-server', 'used_memory per 1,000 finished deploy jobs', fmt(redisPer1000 / MB, 2)],
+      ...workerRss.map((rss, i) => [`worker ${i + 1}`, 'RSS after a full sync', `${fmt(rss / MB)} MB`]),
+      ['kube-sim', 'RSS of the benchmark process (kube-sim in it)', `${fmt(simRss / MB)} MB`],
+      ['redis-server', 'used_memory per 1,000 finished deploy jobs', `${fmt(redisPer1000 / MB, 2)} MB`],
+      ['redis-server', 'used_memory per app after set-up (its 4 jobs kept)', `${fmt(redisPerApp / 1024)} KB`],
+      ['redis-server', 'commands per deploy (rounds of (1), polling included)', fmt(commandsPerDeploy, 0)],
     ],
   );
   console.log(

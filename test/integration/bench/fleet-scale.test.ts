@@ -53,9 +53,11 @@ describe('bench: fleet scale', () => {
       new RegExp(`^${verdict}drift: writes equal the drifted objects: \\d+ writes, 2 repairable `, 'm'),
       new RegExp(`^${verdict}drift: LOG_LEVEL removed from config-\\{app\\} is reported as lost`, 'm'),
       // (3) memory.
-      /^\| worker 1 +\| RSS after a full sync +\| +[\d.]+ \|$/m,
-      /^\| kube-sim +\| RSS of the benchmark process \(kube-sim in it\) +\| +[\d.]+ \|$/m,
-      /^\| redis-server +\| used_memory per 1,000 finished deploy jobs +\| +-?[\d.]+ \|$/m,
+      /^\| worker 1 +\| RSS after a full sync +\| +[\d.]+ MB \|$/m,
+      /^\| kube-sim +\| RSS of the benchmark process \(kube-sim in it\) +\| +[\d.]+ MB \|$/m,
+      /^\| redis-server +\| used_memory per 1,000 finished deploy jobs +\| +-?[\d.]+ MB \|$/m,
+      /^\| redis-server +\| used_memory per app after set-up \(its 4 jobs kept\) +\| +-?[\d.]+ KB \|$/m,
+      /^\| redis-server +\| commands per deploy \(rounds of \(1\), polling included\) +\| +\d+ \|$/m,
       new RegExp(`^${verdict}worker RSS ≤ 200 MB: [\\d.]+ MB`, 'm'),
     ])
       expect(stdout).toMatch(line);
