@@ -205,6 +205,8 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
   let workerRss: number[] = [];
   let lastRoundBreakdown = '';
   let simRss = 0;
+  const storage = new Map<string, number>();
+  let clusterObjects = 0;
   try {
     // Set-up, not measured: every app's properties, domain, config and first deploy.
     const emptyMemory = await fleet.usedMemory();
@@ -282,6 +284,12 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
     await fleet.runBatch(sync, 1 + o.apps);
     await sim.settle();
     workerRss = fleet.workerPids.map(rssOf);
+    // Release storage in the system namespace, by kind label (docs/storage-format.md).
+    for (const secret of sim.store.list('/secrets', loadFleetConfig({}).namespace)) {
+      const kind = secret.metadata.labels?.['longshore.dev/kind'] ?? 'other';
+      storage.set(kind, (storage.get(kind) ?? 0) + 1);
+    }
+    clusterObjects = sim.store.count();
     simRss = process.memoryUsage().rss;
   } finally {
     await fleet.stop();
@@ -416,6 +424,11 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
       ['redis-server', 'used_memory per app after set-up (its 4 jobs kept)', `${fmt(redisPerApp / 1024)} KB`],
       ['redis-server', 'commands per deploy (rounds of (1), polling included)', fmt(commandsPerDeploy, 0)],
     ],
+  );
+  console.log(
+    `    release storage: ${fmt([...storage.values()].reduce((a, b) => a + b, 0) / o.apps)} Secrets per app ` +
+      `(${[...storage].map(([k, n]) => `${k} ${fmt(n / o.apps)}`).join(', ')}); ` +
+      `${fmt(clusterObjects / o.apps)} objects per app in the whole cluster store (pods, ReplicaSets, events included)`,
   );
   console.log(
     `${verdict(maxRss <= 200 * MB)}  worker RSS ≤ 200 MB: ${fmt(maxRss / MB)} MB (largest of ${workerRss.length})`,

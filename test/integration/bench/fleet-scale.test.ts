@@ -58,6 +58,7 @@ describe('bench: fleet scale', () => {
       /^\| redis-server +\| used_memory per 1,000 finished deploy jobs +\| +-?[\d.]+ MB \|$/m,
       /^\| redis-server +\| used_memory per app after set-up \(its 4 jobs kept\) +\| +-?[\d.]+ KB \|$/m,
       /^\| redis-server +\| commands per deploy \(rounds of \(1\), polling included\) +\| +\d+ \|$/m,
+      /^ {4}release storage: [\d.]+ Secrets per app \(.*index [\d.]+/m,
       new RegExp(`^${verdict}worker RSS ≤ 200 MB: [\\d.]+ MB`, 'm'),
     ])
       expect(stdout).toMatch(line);
