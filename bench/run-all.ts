@@ -5,6 +5,7 @@
 import { benchCliStartup } from './cli-startup.ts';
 import { benchClusterShards } from './cluster-shards.ts';
 import { benchDeployPipeline } from './deploy-pipeline.ts';
+import { benchFleetScale } from './fleet-scale.ts';
 import { benchFleetThroughput } from './fleet-throughput.ts';
 import { benchKubeSim } from './kube-sim.ts';
 import { benchReleaseEngine } from './release-engine.ts';
@@ -18,6 +19,7 @@ const BENCHES: Record<string, (argv: string[]) => Promise<void>> = {
   'kube-sim': benchKubeSim,
   releases: benchReleaseEngine,
   'run-keystroke': benchRunKeystroke,
+  scale: benchFleetScale,
 };
 
 const [name, ...rest] = process.argv.slice(2);
