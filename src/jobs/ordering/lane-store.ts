@@ -40,6 +40,11 @@ export type LaneDecision =
       requeued: boolean;
       attemptNumber: number;
       previousAttemptsJson: string[];
+      /**
+       * The lane's rename marker as stored (src/jobs/renamed.ts), read by the same script; absent
+       * when there is none (the common case). A lane acquired without it (older scripts) has none.
+       */
+      renamedTo?: string;
     };
 
 /** How a job without a lane starts (`startUnordered`). */
@@ -194,14 +199,17 @@ export class LaneStore {
         return { kind: 'wait', head: String(reply[1]) };
       case 'superseded':
         return { kind: 'superseded', by: String(reply[1]), seq: Number(reply[2]) };
-      case 'go':
+      case 'go': {
+        const renamedTo = reply[5] ? String(reply[5]) : undefined;
         return {
           kind: 'go',
           seq: Number(reply[1]),
           requeued: Number(reply[2]) === 1,
           attemptNumber: Number(reply[3]),
           previousAttemptsJson: (reply[4] as string[]) ?? [],
+          ...(renamedTo ? { renamedTo } : {}),
         };
+      }
       default:
         throw new Error(`unexpected reply from the ordering script: ${JSON.stringify(reply)}`);
     }
