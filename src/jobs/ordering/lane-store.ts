@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { keys } from '../keys.ts';
 import { prefixOfJobId, prefixOfLane, shardOfLane } from '../shards.ts';
 import { AcquireBatcher, type AcquireRequest } from './acquire-batcher.ts';
+import { coalesceWritesThisTick } from './coalesced-writes.ts';
 import { type OrderingScript, orderingScripts } from './scripts.ts';
 
 type ScriptFn = (...args: (string | number)[]) => Promise<unknown>;
@@ -231,7 +232,12 @@ export class LaneStore {
     return reply === 1 ? 'head' : reply === 0 ? 'behind' : 'absent';
   }
 
+  /**
+   * Sent just ahead of BullMQ's completion of the job (runner/job-records.ts): both go out in
+   * one socket write (coalesced-writes.ts).
+   */
   async finish(input: FinishInput): Promise<{ next?: string; nextDelayed: boolean }> {
+    coalesceWritesThisTick(this.redis);
     const status: (string | number)[] = [];
     for (const field in input.status) status.push(field, input.status[field]!);
     const reply = (await this.call(
@@ -270,6 +276,7 @@ export class LaneStore {
 
   /** Replaces the record of an attempt of a job; with `done`, also records the job's outcome. */
   async endAttempt(jobId: string, ended: EndedAttempt, done = ''): Promise<void> {
+    coalesceWritesThisTick(this.redis);
     await this.call('lsEndAttempt', keys.job(jobId), ended.attemptNumber, ended.attemptJson, done);
   }
 
