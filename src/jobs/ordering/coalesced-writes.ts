@@ -4,7 +4,7 @@
  * ioredis built/Redis.js `sendCommand`), so a job's `finish` script and BullMQ's completion
  * script, sent one microtask apart, cost two `write` system calls and, on a busy machine, often
  * two reads by Redis. Corking the socket and uncorking it on `process.nextTick` is the pattern
- * Node documents for this (https://nodejs.org/api/stream.html#writablecork): the buffered
+ * Node documents for this (https://nodejs.org/api/stream.html#writableuncork): the buffered
  * chunks go out in one `writev` once the current microtasks have run — the processor's return
  * and BullMQ's `moveToFinished` are promise continuations of the same turn — so nothing waits for
  * a later event-loop turn.
