@@ -157,13 +157,16 @@ export async function pinRenamed(redis: Redis, app: string): Promise<RenamedMark
 /**
  * The marker and the verdict for a job of `app`'s lane (undefined: the app was not renamed away).
  * `pinned`: the marker had no position and got one now (the caller says so in the job's log).
+ * `markerJson`: the marker as already read ('' for none), e.g. by the lane's `acquire`, which
+ * returns it with `go` so the job runner's check costs no round trip; read here without it.
  */
 export async function renamedDecision(
   redis: Redis,
   app: string,
   job: { id: string; type: string; seq: number },
+  markerJson?: string,
 ): Promise<{ marker: RenamedMarker; verdict: RenamedVerdict; pinned: boolean } | undefined> {
-  let marker = await readRenamed(redis, app);
+  let marker = markerJson === undefined ? await readRenamed(redis, app) : parseRenamed(markerJson);
   if (!marker) return undefined;
   let pinned = false;
   if (marker.seq === undefined && marker.jobId !== job.id) {

@@ -153,6 +153,7 @@ export class JobRunner {
 
     let seq: number | undefined;
     let requeued = false;
+    let renamedMarkerJson: string | undefined;
     let previousAttemptsJson: string[];
     let attemptNumber: number;
     if (lane) {
@@ -190,6 +191,7 @@ export class JobRunner {
       previousAttemptsJson = decision.previousAttemptsJson;
       attemptNumber = decision.attemptNumber;
       requeued = decision.requeued;
+      renamedMarkerJson = decision.renamedTo ?? '';
       if (decision.requeued) {
         await job.log(
           'this job was not in its lane (retried after failing for good, or added late): it joined the end of the lane',
@@ -222,6 +224,7 @@ export class JobRunner {
       app: contract.app(payload),
       enqueuedSeq: envelope.data.seq,
       requeued,
+      ...(renamedMarkerJson !== undefined ? { renamedMarkerJson } : {}),
       previousAttempt: parseAttempts(previousAttemptsJson).at(-1),
       attemptRecord,
     });
@@ -337,12 +340,17 @@ export class JobRunner {
 async function refuseRenamedApp(redis: Redis, job: Job, running: RunningJob): Promise<void> {
   const app = running.app;
   if (!app || running.info.lane !== laneId({ kind: 'app', name: app })) return;
-  const decision = await renamedDecision(redis, app, {
-    id: running.info.id,
-    type: running.info.type,
-    // The position its producer reserved: a retry requeued at the tail keeps its place before the move.
-    seq: running.enqueuedSeq ?? running.info.seq ?? 0,
-  });
+  const decision = await renamedDecision(
+    redis,
+    app,
+    {
+      id: running.info.id,
+      type: running.info.type,
+      // The position its producer reserved: a retry requeued at the tail keeps its place before the move.
+      seq: running.enqueuedSeq ?? running.info.seq ?? 0,
+    },
+    running.renamedMarkerJson,
+  );
   if (!decision || decision.verdict === 'run') return;
   const { marker, verdict } = decision;
   if (decision.pinned)

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { keys } from '../keys.ts';
 import { prefixOfJobId, prefixOfLane, shardOfLane } from '../shards.ts';
 import { AcquireBatcher, type AcquireRequest } from './acquire-batcher.ts';
+import { coalesceWritesThisTick } from './coalesced-writes.ts';
 import { type OrderingScript, orderingScripts } from './scripts.ts';
 
 type ScriptFn = (...args: (string | number)[]) => Promise<unknown>;
@@ -40,6 +41,11 @@ export type LaneDecision =
       requeued: boolean;
       attemptNumber: number;
       previousAttemptsJson: string[];
+      /**
+       * The lane's rename marker as stored (src/jobs/renamed.ts), read by the same script; absent
+       * when there is none (the common case). A lane acquired without it (older scripts) has none.
+       */
+      renamedTo?: string;
     };
 
 /** How a job without a lane starts (`startUnordered`). */
@@ -194,14 +200,17 @@ export class LaneStore {
         return { kind: 'wait', head: String(reply[1]) };
       case 'superseded':
         return { kind: 'superseded', by: String(reply[1]), seq: Number(reply[2]) };
-      case 'go':
+      case 'go': {
+        const renamedTo = reply[5] ? String(reply[5]) : undefined;
         return {
           kind: 'go',
           seq: Number(reply[1]),
           requeued: Number(reply[2]) === 1,
           attemptNumber: Number(reply[3]),
           previousAttemptsJson: (reply[4] as string[]) ?? [],
+          ...(renamedTo ? { renamedTo } : {}),
         };
+      }
       default:
         throw new Error(`unexpected reply from the ordering script: ${JSON.stringify(reply)}`);
     }
@@ -223,7 +232,12 @@ export class LaneStore {
     return reply === 1 ? 'head' : reply === 0 ? 'behind' : 'absent';
   }
 
+  /**
+   * Sent just ahead of BullMQ's completion of the job (runner/job-records.ts): both go out in
+   * one socket write (coalesced-writes.ts).
+   */
   async finish(input: FinishInput): Promise<{ next?: string; nextDelayed: boolean }> {
+    coalesceWritesThisTick(this.redis);
     const status: (string | number)[] = [];
     for (const field in input.status) status.push(field, input.status[field]!);
     const reply = (await this.call(
@@ -262,6 +276,7 @@ export class LaneStore {
 
   /** Replaces the record of an attempt of a job; with `done`, also records the job's outcome. */
   async endAttempt(jobId: string, ended: EndedAttempt, done = ''): Promise<void> {
+    coalesceWritesThisTick(this.redis);
     await this.call('lsEndAttempt', keys.job(jobId), ended.attemptNumber, ended.attemptJson, done);
   }
 

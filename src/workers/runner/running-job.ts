@@ -24,6 +24,11 @@ export interface RunningJob {
   requeued: boolean;
   /** The attempt before this one, for the job's log ("previous attempt ended: …"). */
   previousAttempt: NumberedAttempt | undefined;
+  /**
+   * The lane's rename marker as `acquire` read it ('' for none), so the check before the handler
+   * needs no read of its own; undefined when nothing read it (a job without a lane).
+   */
+  renamedMarkerJson?: string;
   /** This attempt's record as it was stored when it started. */
   attemptRecord: AttemptRecord;
   /** What the handler reported about its app's release, for the projection (`ctx.report`). */
