@@ -1,5 +1,5 @@
 /**
- * One chaos run: 3 worker processes (`longshore worker`) and `longshore scheduler` against
+ * One chaos run: worker processes (3 in the full run) (`longshore worker`) and `longshore scheduler` against
  * kube-sim with faults, while the seeded driver (./plan.ts) enqueues its jobs; workers SIGKILLed
  * and restarted, Redis SIGKILLed and restarted once on its AOF. Then every check of ./checks.ts.
  * Returns what was found; the caller (a test) fails on any finding and prints the seed.
@@ -32,8 +32,6 @@ export interface ChaosReport {
   /** Seconds each phase took: start, enqueue, drain (until every job ended), prune, checks. */
   phases: Record<string, number>;
 }
-
-const WORKERS = Number(process.env.CHAOS_WORKERS ?? 3);
 
 /** The API faults of the run (issue 19): 5 % 5xx, 429s with Retry-After on writes. */
 const BASE_FAULTS: FaultRule[] = [
@@ -131,16 +129,18 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
   const jobs = new JobClient(producer, { attempts: 5, backoffMs: 200 });
   jobs.onQueueError(() => undefined);
   try {
-    const workerEnv = { LONGSHORE_CONCURRENCY: '4' };
-    for (let i = 0; i < WORKERS; i++) allWorkers.push(await fleet.startWorker(workerEnv));
+    const workerEnv = { LONGSHORE_CONCURRENCY: String(size.concurrency) };
     const scheduler = startProcess(CLI, ['scheduler'], {
       ...fleet.env,
       LONGSHORE_SYNC_INTERVAL_MS: '4000',
       LONGSHORE_PRUNE_INTERVAL_MS: '7000',
     });
     allWorkers.push(scheduler);
+    // Started side by side: each spends seconds loading its modules.
+    allWorkers.push(
+      ...(await Promise.all(Array.from({ length: size.workers }, () => fleet.startWorker(workerEnv)))),
+    );
     await scheduler.waitForLine(/sync scheduler started/, 60_000);
-
     phase('start');
     fleet.sim.faults.set(BASE_FAULTS);
     const chaos = apiChaos(fleet, random);
@@ -194,28 +194,53 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
     await chaos.stop();
     fleet.sim.faults.clear();
 
+    // No new sync or prune from here: the final prune must not queue behind the scheduler's.
+    scheduler.kill('SIGTERM');
+    await scheduler.exited;
     // The final prune by a worker with no orphan grace: every worker else is stopped first, so no
     // write can be in flight whose chunks it would sweep.
     for (const w of live()) w.kill('SIGTERM');
-    await Promise.all(allWorkers.filter((w) => w !== scheduler).map((w) => w.exited));
+    await Promise.all(allWorkers.map((w) => w.exited));
     allWorkers.push(await fleet.startWorker({ LONGSHORE_ORPHAN_GRACE_MS: '0' }));
     const prune = await jobs.enqueue('prune', {}, `chaos:${seed}`);
-    await until(
+    const pruned = await until(
       async () => {
-        const state = await (await jobs.queueFor(prune.id).getJob(prune.id))?.getState();
-        return state === 'completed' || state === 'failed' ? state : undefined;
+        const job = await jobs.queueFor(prune.id).getJob(prune.id);
+        const state = await job?.getState();
+        return state === 'completed' || state === 'failed' ? { state, reason: job?.failedReason } : undefined;
       },
       'the final prune to end',
-      { timeoutMs: 60_000, intervalMs: 250 },
-    );
-    scheduler.kill('SIGTERM');
-    await scheduler.exited;
+      { timeoutMs: 240_000, intervalMs: 500 },
+    ).catch(async (err: Error) => ({
+      state: 'unfinished',
+      reason: `${err.message}; ${await fleetLane(jobs)}`,
+    }));
+    if (pruned.state !== 'completed')
+      report.findings.push(`the final prune ${prune.id} ${pruned.state}: ${pruned.reason ?? ''}`);
+    // The scheduler's syncs enqueued reconciles in the app lanes: they end too before the checks.
+    const open = await until(
+      async () => {
+        const counts = await jobs.queue.getJobCounts('active', 'waiting', 'delayed', 'prioritized');
+        return Object.values(counts).every((n) => n === 0) || undefined;
+      },
+      'every queued job (reconciles and syncs included) to end',
+      { timeoutMs: 240_000, intervalMs: 500 },
+    ).catch(async (err: Error) => `${err.message}: ${JSON.stringify(await jobs.queue.getJobCounts())}`);
+    if (open !== true) report.findings.push(String(open));
+    // The jobs the fleet enqueued itself (syncs, reconciles, prunes): a failure needs a reason too.
+    for (const job of await jobs.queue.getJobs(['failed'])) {
+      if (['deploy', 'config', 'scale', 'domains', 'rename', 'destroy'].includes(job.name)) continue;
+      const reason = (job.failedReason ?? '').split('\n')[0]!.trim();
+      if (!reason) report.findings.push(`job ${job.id} (${job.name}) failed without a reason`);
+      const key = `${job.name}: ${reason.replace(/\d+/g, 'N').slice(0, 200)}`;
+      report.failedReasons.set(key, (report.failedReasons.get(key) ?? 0) + 1);
+    }
     await fleet.sim.settle();
 
     phase('prune');
     const result = await runChecks({ fleet, plan, finished, connection: producer, logs: allWorkers });
     report.findings.push(...result.findings);
-    report.failedReasons = result.failedReasons;
+    for (const [reason, n] of result.failedReasons) report.failedReasons.set(reason, n);
     Object.assign(report.counts, result.counts);
     phase('checks');
   } finally {
@@ -227,11 +252,24 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
   return report;
 }
 
+/** What the fleet lane holds, for a prune that does not end: job ids and their states. */
+async function fleetLane(jobs: JobClient): Promise<string> {
+  const waiting = await jobs.queue.getJobs([
+    'active',
+    'waiting',
+    'delayed',
+    'prioritized',
+    'waiting-children',
+  ]);
+  const fleetJobs = waiting.filter((j) => j.name === 'prune' || j.name === 'sync');
+  return `unfinished sync/prune jobs: ${fleetJobs.map((j) => `${j.id} ${j.name}`).join(', ') || 'none'}`;
+}
+
 /** The report as the test prints it: the seed first, so a failure says how to reproduce it. */
 export function describeReport(r: ChaosReport): string {
   const reasons = [...r.failedReasons].map(([reason, n]) => `    ${n} × ${reason}`).join('\n');
   return [
-    `chaos seed ${r.seed} (${r.size.apps} apps × ${r.size.jobsPerApp} jobs): ${r.findings.length === 0 ? 'PASS' : 'FAIL'} in ${(r.wallMs / 1000).toFixed(1)} s`,
+    `chaos seed ${r.seed} (${r.size.apps} apps × ${r.size.jobsPerApp} jobs, ${r.size.workers} workers): ${r.findings.length === 0 ? 'PASS' : 'FAIL'} in ${(r.wallMs / 1000).toFixed(1)} s`,
     `  phases (s): ${Object.entries(r.phases)
       .map(([name, s]) => `${name} ${s.toFixed(1)}`)
       .join(', ')}`,

@@ -21,6 +21,9 @@ export interface ChaosSize {
   kills: number;
   /** Redis SIGKILL + restart on the same data directory (AOF): 0 or 1. */
   redisRestarts: number;
+  /** `longshore worker` processes, and the jobs each runs at once. */
+  workers: number;
+  concurrency: number;
 }
 
 export interface ChaosPlan {
