@@ -176,20 +176,28 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
     phase('enqueue');
 
     // Every job ends: completed (done or superseded) or failed after its attempts.
+    let unfinished: string[] = [];
     const finished = await until(
       async () => {
         const out: Finished[] = [];
+        unfinished = [];
         for (const { id } of enqueued) {
           const job = await jobs.queueFor(id).getJob(id);
           const state = job ? await job.getState() : 'missing';
-          if (state !== 'completed' && state !== 'failed') return undefined;
-          out.push({ id, state, returnvalue: job!.returnvalue, failedReason: job!.failedReason });
+          if (state === 'completed' || state === 'failed')
+            out.push({ id, state, returnvalue: job!.returnvalue, failedReason: job!.failedReason });
+          else unfinished.push(`${id} ${state} (attempts made ${job?.attemptsMade ?? '-'})`);
         }
-        return out;
+        return unfinished.length === 0 ? out : undefined;
       },
       `all ${enqueued.length} jobs of seed ${seed} to end`,
-      { timeoutMs: 60_000 + size.apps * size.jobsPerApp * 1_500, intervalMs: 1_000 },
-    );
+      // Generous: a loaded 2-core machine runs a deploy in seconds; a stuck job is what this catches.
+      { timeoutMs: 120_000 + size.apps * size.jobsPerApp * 3_000, intervalMs: 1_000 },
+    ).catch((err: Error) => {
+      report.findings.push(`${err.message}; not ended: ${unfinished.slice(0, 20).join(', ')}`);
+      return undefined;
+    });
+    if (!finished) return report;
     phase('drain');
     await chaos.stop();
     fleet.sim.faults.clear();
