@@ -130,6 +130,13 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
   jobs.onQueueError(() => undefined);
   try {
     const workerEnv = { LONGSHORE_CONCURRENCY: String(size.concurrency) };
+    // fleet.startWorker allows 30 s to start: several workers loading side by side on a loaded
+    // 2-core machine took longer (seed 1, once). Stopped by fleet.stop() all the same (killAll).
+    const startWorker = async (env: Record<string, string>) => {
+      const worker = startProcess(CLI, ['worker'], { ...fleet.env, ...env });
+      await worker.waitForLine(/worker started/, 120_000);
+      return worker;
+    };
     const scheduler = startProcess(CLI, ['scheduler'], {
       ...fleet.env,
       LONGSHORE_SYNC_INTERVAL_MS: '4000',
@@ -138,7 +145,7 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
     allWorkers.push(scheduler);
     // Started side by side: each spends seconds loading its modules.
     allWorkers.push(
-      ...(await Promise.all(Array.from({ length: size.workers }, () => fleet.startWorker(workerEnv)))),
+      ...(await Promise.all(Array.from({ length: size.workers }, () => startWorker(workerEnv)))),
     );
     await scheduler.waitForLine(/sync scheduler started/, 60_000);
     phase('start');
@@ -155,7 +162,7 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
       victim.kill('SIGKILL');
       await victim.exited;
       report.counts.workerKills++;
-      allWorkers.push(await fleet.startWorker(workerEnv));
+      allWorkers.push(await startWorker(workerEnv));
     };
     const restartRedis = async () => {
       await fleet.redis.kill();
@@ -209,7 +216,7 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
     // write can be in flight whose chunks it would sweep.
     for (const w of live()) w.kill('SIGTERM');
     await Promise.all(allWorkers.map((w) => w.exited));
-    allWorkers.push(await fleet.startWorker({ LONGSHORE_ORPHAN_GRACE_MS: '0' }));
+    allWorkers.push(await startWorker({ LONGSHORE_ORPHAN_GRACE_MS: '0' }));
     const prune = await jobs.enqueue('prune', {}, `chaos:${seed}`);
     const pruned = await until(
       async () => {
