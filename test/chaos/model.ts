@@ -1,0 +1,106 @@
+/**
+ * The expected state of the fleet after a chaos run: the succeeded jobs of each app applied in
+ * lane order to a small model of an app (image, replicas per process type, env, domains), keyed by
+ * the app's current name. Deliberately simple and independent of src/apps/: it restates the
+ * documented rules (docs/apps.md) a user relies on, so a product bug shows as a difference.
+ *
+ * Lane order is the driver's enqueue order per app: an app's jobs are FIFO in its lane, and the
+ * jobs for a rename's new name wait for the rename (its barrier lane, docs/ordering.md "Barriers").
+ * A superseded deploy did nothing; the deploy that superseded it carries the change (the driver's
+ * deploys carry only an image and a process set, which the later one replaces anyway).
+ */
+import type { PlannedJob } from './plan.ts';
+
+export interface ModelApp {
+  /** Absent until a deploy succeeded: a config or domains job alone makes a record, no workload. */
+  image?: string;
+  processes: Record<string, number>;
+  env: Record<string, string>;
+  domains: string[];
+}
+
+export type Outcome = 'completed' | 'superseded' | 'failed';
+
+export interface ModelResult {
+  apps: Map<string, ModelApp>;
+  /** Succeeded jobs the model says could not have (a scale of a type the app lacks…). */
+  impossible: string[];
+}
+
+/** Dokku starts one `web` and no other process (src/apps/mutations.ts defaultReplicas). */
+const firstReplicas = (type: string) => (type === 'web' ? 1 : 0);
+
+const empty = (): ModelApp => ({ processes: {}, env: {}, domains: [] });
+
+export function expectedState(jobs: PlannedJob[], outcomes: Outcome[]): ModelResult {
+  const apps = new Map<string, ModelApp>();
+  const impossible: string[] = [];
+  jobs.forEach((job, i) => {
+    if (outcomes[i] !== 'completed') return;
+    const app = apps.get(job.app);
+    switch (job.type) {
+      case 'deploy': {
+        const next = app ?? empty();
+        const types = job.withWorker ? ['web', 'worker'] : ['web'];
+        next.processes = Object.fromEntries(types.map((t) => [t, next.processes[t] ?? firstReplicas(t)]));
+        next.image = job.image;
+        apps.set(job.app, next);
+        return;
+      }
+      case 'config': {
+        const next = app ?? empty();
+        for (const key of job.unset) delete next.env[key];
+        Object.assign(next.env, job.set);
+        apps.set(job.app, next);
+        return;
+      }
+      case 'scale': {
+        const unknown = Object.keys(job.processes).filter((t) => app?.processes[t] === undefined);
+        if (!app || unknown.length > 0) {
+          impossible.push(
+            `job ${i} (scale ${job.app} ${unknown.join(',')}) succeeded on types the app lacks`,
+          );
+          return;
+        }
+        Object.assign(app.processes, job.processes);
+        return;
+      }
+      case 'domains': {
+        const next = app ?? empty();
+        const current = new Set(next.domains);
+        if (job.action === 'add') for (const d of job.domains) current.add(d);
+        if (job.action === 'remove') for (const d of job.domains) current.delete(d);
+        next.domains =
+          job.action === 'set' ? [...new Set(job.domains)] : job.action === 'clear' ? [] : [...current];
+        next.domains.sort();
+        apps.set(job.app, next);
+        return;
+      }
+      case 'rename':
+        if (!app || apps.has(job.newName)) {
+          impossible.push(
+            `job ${i} (rename ${job.app} → ${job.newName}) succeeded without the app or onto one`,
+          );
+          return;
+        }
+        apps.delete(job.app);
+        apps.set(job.newName, app);
+        return;
+      case 'destroy':
+        if (!app) impossible.push(`job ${i} (destroy ${job.app}) succeeded on an app the model lacks`);
+        apps.delete(job.app);
+        return;
+    }
+  });
+  return { apps, impossible };
+}
+
+/** Every name the plan uses: each must end as the model says, present or gone. */
+export function namesOf(jobs: PlannedJob[]): string[] {
+  const names = new Set<string>();
+  for (const job of jobs) {
+    names.add(job.app);
+    if (job.type === 'rename') names.add(job.newName);
+  }
+  return [...names].sort();
+}
