@@ -119,13 +119,17 @@ export class SecretAppRecords<Spec> implements AppRecords<Spec> {
   }
 
   async listFresh(): Promise<AppRecord<Spec>[]> {
-    const secrets: V1Secret[] = [];
-    let cont: string | undefined;
-    do {
-      const page = await this.ctx.api.listPage(selectorFor('app'), LIST_PAGE, cont);
-      secrets.push(...page.items);
-      cont = page.cont;
-    } while (cont);
+    let secrets: V1Secret[] = [];
+    await this.ctx.api.forEachPage(
+      selectorFor('app'),
+      LIST_PAGE,
+      (items) => {
+        secrets.push(...items);
+      },
+      () => {
+        secrets = [];
+      },
+    );
     return this.records(secrets);
   }
 

@@ -108,14 +108,15 @@ export async function sweepOrphans(
   }
   const now = ctx.now().getTime();
   let deleted = 0;
-  let cont: string | undefined;
-  do {
-    // Small pages: chunks carry up to 900 KiB each and only their metadata matters here.
-    const page = await ctx.api.listPage(selectorFor('chunk'), 16, cont);
-    cont = page.cont;
-    for (const chunk of page.items) {
+  // A list started again (its continue token expired) shows a chunk already looked at once more.
+  const seen = new Set<string>();
+  // Small pages: chunks carry up to 900 KiB each and only their metadata matters here.
+  await ctx.api.forEachPage(selectorFor('chunk'), 16, async (items) => {
+    for (const chunk of items) {
       const meta = chunk.metadata ?? {};
       const name = meta.name ?? '';
+      if (seen.has(name)) continue;
+      seen.add(name);
       if (referenced.has(name) || unsure.has(meta.labels?.[LABEL_RELEASE] ?? '')) continue;
       if (options.app !== undefined && meta.labels?.[LABEL_APP] !== options.app) continue;
       const created = meta.creationTimestamp ? new Date(meta.creationTimestamp).getTime() : now;
@@ -139,6 +140,6 @@ export async function sweepOrphans(
         deleted++;
       }
     }
-  } while (cont);
+  });
   return deleted;
 }

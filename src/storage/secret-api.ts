@@ -176,6 +176,48 @@ export class SecretApi {
     const next = list.metadata?._continue;
     return { items: list.items, ...(next ? { cont: next } : {}) };
   }
+
+  /**
+   * Every page of a label-selected list, in order, each handed to `visit`. A continue token the
+   * API server no longer honours (410: it outlived the server's compaction, "The provided continue
+   * parameter is too old") means listing again from the start, which is what the Kubernetes API
+   * asks of a client (ListOptions.continue, k8s.io/apimachinery/pkg/apis/meta/v1/types.go); a
+   * visitor may therefore see an item twice, and `onRestart` lets it drop what it gathered.
+   * Bounded: the third expiry in one list is an error.
+   */
+  async forEachPage(
+    labelSelector: string,
+    limit: number,
+    visit: (items: V1Secret[]) => Promise<void> | void,
+    onRestart: () => void = () => undefined,
+  ): Promise<void> {
+    let cont: string | undefined;
+    let restarts = 0;
+    for (;;) {
+      let page: { items: V1Secret[]; cont?: string };
+      try {
+        page = await this.listPage(labelSelector, limit, cont);
+      } catch (err) {
+        if (cont === undefined || !isExpiredContinue(err) || restarts >= MAX_LIST_RESTARTS) throw err;
+        restarts++;
+        cont = undefined;
+        onRestart();
+        continue;
+      }
+      await visit(page.items);
+      if (!page.cont) return;
+      cont = page.cont;
+    }
+  }
+}
+
+/** Lists started again after an expired continue token before giving up (forEachPage). */
+const MAX_LIST_RESTARTS = 2;
+
+/** 410 Gone on a page after the first: the continue token expired (wrapped by withKubeRetry or not). */
+function isExpiredContinue(err: unknown): boolean {
+  const cause = (err as { cause?: unknown })?.cause ?? err;
+  return kubeStatusOf(cause)?.code === 410;
 }
 
 /** A create refused because the namespace does not exist (404 NotFound naming a namespace). */
