@@ -9,6 +9,7 @@ import type { KubeObject } from '../../infra/kube-sim/types.ts';
 import type { SecretReleaseStore } from '../../src/storage/index.ts';
 import type { DeployFleet } from '../helpers/deploy-fleet.ts';
 import type { Proc } from '../helpers/processes.ts';
+import { everyValueInRedis } from '../helpers/redis-values.ts';
 import { expectedState, type ModelApp, namesOf, type Outcome } from './model.ts';
 import type { ChaosPlan } from './plan.ts';
 
@@ -149,28 +150,6 @@ function story(name: string, input: CheckInput, outcomes: Outcome[], store: Secr
   return [`  what happened to ${name}:`, ...lines, ...history];
 }
 
-/** Every key and value in Redis, as text: strings, hashes, lists, sets, sorted sets and streams. */
-async function redisTexts(redis: Redis): Promise<string[]> {
-  const texts: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'COUNT', 500);
-    cursor = next;
-    for (const key of keys) {
-      texts.push(key);
-      const type = await redis.type(key);
-      if (type === 'string') texts.push((await redis.get(key)) ?? '');
-      else if (type === 'hash') texts.push(...Object.entries(await redis.hgetall(key)).flat());
-      else if (type === 'list') texts.push(...(await redis.lrange(key, 0, -1)));
-      else if (type === 'set') texts.push(...(await redis.smembers(key)));
-      else if (type === 'zset') texts.push(...(await redis.zrange(key, 0, -1)));
-      else if (type === 'stream')
-        for (const [, fields] of await redis.xrange(key, '-', '+')) texts.push(...fields);
-    }
-  } while (cursor !== '0');
-  return texts;
-}
-
 export async function runChecks(input: CheckInput): Promise<CheckResult> {
   const { fleet, plan, finished } = input;
   const findings: string[] = [];
@@ -217,7 +196,7 @@ export async function runChecks(input: CheckInput): Promise<CheckResult> {
   if (orphans.length > 0) findings.push(`orphan chunk(s) after the final prune: ${orphans.join(', ')}`);
 
   // No plaintext config value anywhere in Redis or in a log line.
-  const texts = await redisTexts(input.connection);
+  const texts = await everyValueInRedis(input.connection);
   const inRedis = plan.secrets.filter((s) => texts.some((t) => t.includes(s)));
   if (inRedis.length > 0)
     findings.push(`plaintext config value(s) in Redis: ${inRedis.slice(0, 5).join(', ')}`);

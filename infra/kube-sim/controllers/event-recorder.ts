@@ -69,15 +69,7 @@ export class EventRecorder {
         apiVersion: 'v1',
         kind: 'Event',
         metadata: { name, namespace },
-        involvedObject: {
-          kind: object.kind,
-          ...(meta.namespace ? { namespace: meta.namespace } : {}),
-          name: meta.name,
-          uid: meta.uid,
-          apiVersion: object.apiVersion,
-          resourceVersion: meta.resourceVersion,
-          ...(fieldPath ? { fieldPath } : {}),
-        },
+        involvedObject: { ...objectReference(object), ...(fieldPath ? { fieldPath } : {}) },
         reason,
         message,
         source: { component: this.component, ...(host ? { host } : {}) },
@@ -98,3 +90,19 @@ export class EventRecorder {
 
 /** The store key of Events, for controllers that need to ignore their own. */
 export const EVENT_TYPE_KEY = typeKey(EVENT);
+
+/**
+ * reference.GetReference (client-go tools/reference): how an Event names its object, as core/v1's
+ * `involvedObject` and events.k8s.io/v1's `regarding` and `related`.
+ */
+export function objectReference(object: KubeObject): Record<string, unknown> {
+  const meta = object.metadata;
+  return {
+    kind: object.kind,
+    ...(meta.namespace ? { namespace: meta.namespace } : {}),
+    name: meta.name,
+    uid: meta.uid,
+    apiVersion: object.apiVersion,
+    resourceVersion: meta.resourceVersion,
+  };
+}

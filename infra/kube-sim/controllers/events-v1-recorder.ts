@@ -23,7 +23,7 @@
 import { microTimestamp } from '../api/metadata.ts';
 import { findByKind } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
-import { type EventType, eventNanos } from './event-recorder.ts';
+import { type EventType, eventNanos, objectReference } from './event-recorder.ts';
 import type { SimClient } from './sim-client.ts';
 
 const EVENTS_V1 = findByKind('events.k8s.io/v1', 'Event')!;
@@ -45,19 +45,6 @@ interface CachedEvent {
   /** The series count last written, and when. */
   writtenCount: number;
   writtenAt: number;
-}
-
-/** reference.GetReference: what `regarding` and `related` hold. */
-function referenceTo(object: KubeObject): Record<string, unknown> {
-  const meta = object.metadata;
-  return {
-    kind: object.kind,
-    ...(meta.namespace ? { namespace: meta.namespace } : {}),
-    name: meta.name,
-    uid: meta.uid,
-    apiVersion: object.apiVersion,
-    resourceVersion: meta.resourceVersion,
-  };
 }
 
 export class EventsV1Recorder {
@@ -84,8 +71,8 @@ export class EventsV1Recorder {
   ): void {
     const now = Date.now();
     if (now - this.lastSweep >= SWEEP_MS) this.sweep(now);
-    const regardingRef = referenceTo(regarding);
-    const relatedRef = related ? referenceTo(related) : undefined;
+    const regardingRef = objectReference(regarding);
+    const relatedRef = related ? objectReference(related) : undefined;
     const key = JSON.stringify([type, action, reason, regardingRef, relatedRef ?? {}]);
     const cached = this.cache.get(key);
     try {
