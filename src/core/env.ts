@@ -30,6 +30,14 @@ const interval = (max: number, fallback: number) =>
     ms === 0 || ms >= 100 ? undefined : `expected 0 (off) or a whole number from 100 to ${max}`,
   );
 
+/** A sealing passphrase: optional here (only commands that seal ask for it), 32 characters or more. */
+const passphrase =
+  (what: string) =>
+  (raw: string | undefined): Read<string | undefined> =>
+    raw === undefined || raw.length >= 32
+      ? { value: raw }
+      : { problem: `must be at least 32 characters (${what})` };
+
 const text =
   <F extends string | undefined>(fallback: F) =>
   (raw: string | undefined): Read<string | F> => {
@@ -71,15 +79,9 @@ const variables = {
     raw === undefined || /^\s*\d+(\s*,\s*\d+)*\s*$/.test(raw)
       ? { value: raw?.trim() }
       : { problem: 'expected shard numbers separated by commas, like 0,2' },
-  LONGSHORE_SECRET: (raw: string | undefined): Read<string | undefined> =>
-    raw === undefined || raw.length >= 32
-      ? { value: raw }
-      : { problem: 'must be at least 32 characters (a passphrase the whole fleet shares)' },
+  LONGSHORE_SECRET: passphrase('a passphrase the whole fleet shares'),
   // The passphrase before a rotation: opens values sealed under it, seals nothing (src/jobs/sealing.ts).
-  LONGSHORE_SECRET_PREVIOUS: (raw: string | undefined): Read<string | undefined> =>
-    raw === undefined || raw.length >= 32
-      ? { value: raw }
-      : { problem: 'must be at least 32 characters (the passphrase LONGSHORE_SECRET had before a rotation)' },
+  LONGSHORE_SECRET_PREVIOUS: passphrase('the passphrase LONGSHORE_SECRET had before a rotation'),
   KUBECONFIG: text(undefined),
   LONGSHORE_NAMESPACE: (raw: string | undefined): Read<string> => {
     const value = (raw ?? 'longshore-system').trim();
