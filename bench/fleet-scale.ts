@@ -35,7 +35,7 @@ import { loadFleetConfig } from '../src/core/env.ts';
 import { Sealer } from '../src/jobs/sealing.ts';
 import { kubeCli } from '../test/helpers/kubectl.ts';
 import { deployPayload, setupJobs } from './fixtures/deploy-app.ts';
-import { int, printTable } from './fixtures/report.ts';
+import { int, percentile, printTable } from './fixtures/report.ts';
 import { isWrite, sleep, Windows } from './fixtures/request-windows.ts';
 import { type DriftedObject, driftApp } from './fixtures/scale-drift.ts';
 import { type BatchJob, rssOf, ScaleFleet } from './fixtures/scale-fleet.ts';
@@ -88,11 +88,6 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
 const appName = (i: number) => `app-${String(i).padStart(5, '0')}`;
 const versionOf = (n: number) => `1.0.${n}`;
 const shaOf = (n: number) => (n % 16).toString(16).repeat(40);
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-}
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');

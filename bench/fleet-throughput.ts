@@ -20,6 +20,7 @@ import { loadFleetConfig } from '../src/core/env.ts';
 import { startPrivateRedis } from '../src/dev/private-redis.ts';
 import { JobClient } from '../src/jobs/client.ts';
 import { until } from '../test/helpers/wait.ts';
+import { percentile } from './fixtures/report.ts';
 import { startBenchWorkers } from './fixtures/worker-processes.ts';
 
 type Kind = 'bare' | 'ordering' | 'fleet';
@@ -65,11 +66,6 @@ interface Result {
   p50: number;
   p99: number;
   parkedPct: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 function median(values: number[]): number {
