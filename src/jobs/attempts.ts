@@ -20,6 +20,11 @@ export interface AttemptRecord {
   endedAt?: number;
   outcome?: AttemptOutcome;
   error?: string;
+  /**
+   * The cache fence the attempt left (src/kube/cache-fence.ts, as JSON): a retry on another worker
+   * waits for its caches to hold what this attempt wrote.
+   */
+  cacheFence?: string;
 }
 
 /** An attempt record as read back, with its number. */
@@ -32,12 +37,14 @@ export function endedAttempt(
   started: AttemptRecord,
   outcome: AttemptOutcome | undefined,
   error?: string,
+  cacheFence?: string,
 ): AttemptRecord {
   return {
     ...started,
     endedAt: Date.now(),
     ...(outcome ? { outcome } : {}),
     ...(error ? { error } : {}),
+    ...(cacheFence ? { cacheFence } : {}),
   };
 }
 

@@ -3,10 +3,13 @@
  * - read-your-writes: objects this process just wrote are overlaid until the watch catches up
  *   (compared by resourceVersion), so a read right after a write sees it;
  * - restarts after errors (client-node's informer stops on any error but 410), with backoff;
- * - `synced()`, resolving once the first list has been received.
+ * - `synced()`, resolving once the first list has been received;
+ * - what cache fences need (cache-fence.ts): the latest write this process made into it and the
+ *   highest resourceVersion it has received.
  * Reads never go to the API server: that is the point (a no-op redeploy must read no Secret).
  */
 import * as k8s from '@kubernetes/client-node';
+import type { CacheFences, FencedCache } from './cache-fence.ts';
 
 export interface InformerCacheOptions<T extends k8s.KubernetesObject> {
   kc: k8s.KubeConfig;
@@ -19,6 +22,8 @@ export interface InformerCacheOptions<T extends k8s.KubernetesObject> {
   onError?(err: unknown): void;
   /** Delay before restarting after an error (default 200 ms, doubling to 5 s). */
   restartDelayMs?: number;
+  /** The cluster connection's fences this cache takes part in (registered until stopped). */
+  fences?: CacheFences;
 }
 
 function keyOf(o: k8s.KubernetesObject): string {
@@ -29,7 +34,8 @@ function rvOf(o: k8s.KubernetesObject | undefined): number {
   return Number(o?.metadata?.resourceVersion ?? 0);
 }
 
-export class InformerCache<T extends k8s.KubernetesObject> {
+export class InformerCache<T extends k8s.KubernetesObject> implements FencedCache {
+  readonly fenceId: string;
   private readonly informer: k8s.Informer<T> & k8s.ObjectCache<T>;
   /** Writes of this process not yet seen on the watch (or deletions: undefined). */
   private readonly overlay = new Map<string, { object: T | undefined; rv: number }>();
@@ -38,10 +44,23 @@ export class InformerCache<T extends k8s.KubernetesObject> {
   private syncedOnce = false;
   private readonly waiters: (() => void)[] = [];
   private readonly changeListeners = new Set<() => void>();
+  private observed = 0;
+  private written?: { rv: number; at: number };
+  private unregister?: () => void;
+  private readonly fences?: CacheFences;
 
   constructor(options: InformerCacheOptions<T>) {
     this.delay = options.restartDelayMs ?? 200;
-    this.informer = k8s.makeInformer(options.kc, options.path, options.list, options.labelSelector);
+    this.fenceId = `${options.path}?labelSelector=${options.labelSelector}`;
+    if (options.fences) this.fences = options.fences;
+    // The list's own resourceVersion counts as received: the items are in the cache before any
+    // code waiting on a fence runs again (client-node adds them synchronously after the list).
+    const list = async () => {
+      const listed = await options.list();
+      this.observe(Number(listed.metadata?.resourceVersion ?? 0));
+      return listed;
+    };
+    this.informer = k8s.makeInformer(options.kc, options.path, list, options.labelSelector);
     this.informer.on('error', (err) => {
       options.onError?.(err);
       if (this.stopped) return;
@@ -52,11 +71,13 @@ export class InformerCache<T extends k8s.KubernetesObject> {
       this.delay = options.restartDelayMs ?? 200;
     });
     const seen = (o: T) => {
+      this.observe(rvOf(o));
       const pending = this.overlay.get(keyOf(o));
       if (pending && rvOf(o) >= pending.rv) this.overlay.delete(keyOf(o));
     };
     // An ADDED object replaces a deletion this process recorded (it was created again).
     this.informer.on('add', (o) => {
+      this.observe(rvOf(o));
       const pending = this.overlay.get(keyOf(o));
       if (pending && (pending.object === undefined || rvOf(o) >= pending.rv)) this.overlay.delete(keyOf(o));
       this.notify();
@@ -66,6 +87,8 @@ export class InformerCache<T extends k8s.KubernetesObject> {
       this.notify();
     });
     this.informer.on('delete', (o) => {
+      // A DELETED event carries the object at the deletion's resourceVersion (as upstream).
+      this.observe(rvOf(o));
       this.overlay.delete(keyOf(o));
       this.notify();
     });
@@ -80,12 +103,30 @@ export class InformerCache<T extends k8s.KubernetesObject> {
     return () => this.changeListeners.delete(listener);
   }
 
+  private observe(rv: number): void {
+    if (rv > this.observed) this.observed = rv;
+  }
+
+  observedRv(): number {
+    return this.observed;
+  }
+
+  lastWrite(): { rv: number; at: number } | undefined {
+    return this.written;
+  }
+
+  private noteWrite(rv: number): void {
+    if (!(rv > 0)) return;
+    if (!this.written || rv >= this.written.rv) this.written = { rv, at: Date.now() };
+  }
+
   private notify(): void {
     for (const listener of this.changeListeners) listener();
   }
 
   async start(): Promise<void> {
     this.stopped = false;
+    this.unregister ??= this.fences?.register(this);
     await this.informer.start();
     if (!this.syncedOnce) {
       this.syncedOnce = true;
@@ -95,6 +136,8 @@ export class InformerCache<T extends k8s.KubernetesObject> {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unregister?.();
+    this.unregister = undefined;
     await this.informer.stop();
   }
 
@@ -126,12 +169,17 @@ export class InformerCache<T extends k8s.KubernetesObject> {
   /** Records an object this process wrote (the API's answer), so reads see it at once. */
   wrote(object: T): void {
     this.overlay.set(keyOf(object), { object, rv: rvOf(object) });
+    this.noteWrite(rvOf(object));
   }
 
-  /** Records a deletion this process made. */
-  deleted(namespace: string | undefined, name: string): void {
+  /**
+   * Records a deletion this process made; `rv` is the deletion's resourceVersion when the API's
+   * answer carried it (the deleted object, as kube-apiserver returns it), for fences.
+   */
+  deleted(namespace: string | undefined, name: string, rv?: number): void {
     const key = `${namespace ?? ''}/${name}`;
     this.overlay.set(key, { object: undefined, rv: Number.MAX_SAFE_INTEGER });
+    if (rv !== undefined) this.noteWrite(rv);
     // The watch's DELETED event clears it; a later create (new RV) replaces it through wrote().
   }
 }

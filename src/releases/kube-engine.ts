@@ -5,6 +5,7 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import type { Clock } from '../core/clock.ts';
+import type { CacheFences } from '../kube/cache-fence.ts';
 import type { KubeClients } from '../kube/client.ts';
 import type { RetryOptions } from '../kube/retry.ts';
 import { ReleaseEngine, type ReleaseEngineOptions } from './engine.ts';
@@ -23,10 +24,13 @@ export interface KubeReleaseEngineOptions extends Omit<ReleaseEngineOptions, 'cl
   clock?: Clock;
   /** Told about informer list/watch failures (they restart by themselves), for logs. */
   onInformerError?(what: string, err: unknown): void;
+  /** Cache fences the live-object caches take part in (src/kube/cache-fence.ts). */
+  fences?: CacheFences;
 }
 
 export function createReleaseEngine(options: KubeReleaseEngineOptions): ReleaseEngine {
-  const { kube, fieldManager, retry, cacheIdleTimeoutMs, clock, onInformerError, ...engine } = options;
+  const { kube, fieldManager, retry, cacheIdleTimeoutMs, clock, onInformerError, fences, ...engine } =
+    options;
   const kc = kube instanceof k8s.KubeConfig ? kube : kube.kc;
   const cluster = kubeReleaseCluster(kc, {
     fieldManager: fieldManager ?? 'longshore',
@@ -34,6 +38,7 @@ export function createReleaseEngine(options: KubeReleaseEngineOptions): ReleaseE
     ...(cacheIdleTimeoutMs !== undefined ? { cacheIdleTimeoutMs } : {}),
     ...(clock ? { clock } : {}),
     ...(onInformerError ? { onInformerError } : {}),
+    ...(fences ? { fences } : {}),
   });
   return new ReleaseEngine({ ...engine, cluster });
 }

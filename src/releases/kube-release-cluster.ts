@@ -5,6 +5,7 @@
  */
 import type * as k8s from '@kubernetes/client-node';
 import type { Clock } from '../core/clock.ts';
+import type { CacheFences } from '../kube/cache-fence.ts';
 import { isNotFound } from '../kube/errors.ts';
 import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
 import { LiveObjects } from './live-objects.ts';
@@ -21,6 +22,8 @@ export interface KubeReleaseClusterOptions {
   /** The clock informer-cache idle time is measured on (default: the system clock). */
   clock?: Clock;
   onInformerError?(what: string, err: unknown): void;
+  /** Cache fences the live-object caches take part in (src/kube/cache-fence.ts). */
+  fences?: CacheFences;
 }
 
 export function kubeReleaseCluster(kc: k8s.KubeConfig, options: KubeReleaseClusterOptions): ReleaseCluster {
@@ -33,6 +36,7 @@ export function kubeReleaseCluster(kc: k8s.KubeConfig, options: KubeReleaseClust
     ...(options.cacheIdleTimeoutMs !== undefined ? { idleTimeoutMs: options.cacheIdleTimeoutMs } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onInformerError ? { onInformerError: options.onInformerError } : {}),
+    ...(options.fences ? { fences: options.fences } : {}),
   });
   const context = kc.getContextObject(kc.getCurrentContext());
   return {

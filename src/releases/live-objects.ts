@@ -8,6 +8,7 @@
 import type * as k8s from '@kubernetes/client-node';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { PermanentError, TransientError } from '../core/errors.ts';
+import type { CacheFences } from '../kube/cache-fence.ts';
 import { InformerCache } from '../kube/informer-cache.ts';
 import { type RetryOptions, withKubeRetry } from '../kube/retry.ts';
 import type { ObjectRef } from '../storage/types.ts';
@@ -40,6 +41,8 @@ export interface LiveObjectsOptions {
   /** How long to wait for a cache's first list before giving up with a TransientError. */
   syncTimeoutMs?: number;
   onInformerError?(what: string, err: unknown): void;
+  /** The cluster connection's cache fences, which every cache here takes part in (src/kube/cache-fence.ts). */
+  fences?: CacheFences;
 }
 
 export class LiveObjects {
@@ -128,9 +131,10 @@ export class LiveObjects {
     if (slot) (await slot.entry.catch(() => undefined))?.cache.wrote(object);
   }
 
-  async deleted(ref: ObjectRef): Promise<void> {
+  /** Records a deletion, with its resourceVersion when the API's answer carried it (for fences). */
+  async deleted(ref: ObjectRef, rv?: number): Promise<void> {
     const slot = this.entries.get(cacheKey(ref));
-    if (slot) (await slot.entry.catch(() => undefined))?.cache.deleted(ref.namespace, ref.name);
+    if (slot) (await slot.entry.catch(() => undefined))?.cache.deleted(ref.namespace, ref.name, rv);
   }
 
   /** Number of running caches (kinds × namespaces). */
@@ -190,6 +194,7 @@ export class LiveObjects {
         return list;
       },
       onError: (err) => this.options.onInformerError?.(what, err),
+      ...(this.options.fences ? { fences: this.options.fences } : {}),
     });
     const entry: Entry = { cache, state };
     await cache.start().catch((err: unknown) => this.options.onInformerError?.(what, err));

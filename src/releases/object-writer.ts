@@ -180,11 +180,13 @@ export class ObjectWriter {
     signal?: AbortSignal,
     propagation: DeletePropagation = 'Background',
   ): Promise<boolean> {
-    const existed = await withKubeRetry(
+    const deleted = await withKubeRetry(
       `delete ${describeRef(ref)}`,
-      async () => {
+      async (): Promise<{ rv?: number } | undefined> => {
         try {
-          await this.objects.delete(
+          // The answer is the object at the deletion's resourceVersion (or, for a deletion that
+          // waits on finalizers, the object as marked): either way, for cache fences.
+          const answer = await this.objects.delete(
             {
               apiVersion: ref.apiVersion,
               kind: ref.kind,
@@ -196,15 +198,18 @@ export class ObjectWriter {
             undefined,
             propagation,
           );
-          return true;
+          const rv = Number(
+            (answer as { metadata?: { resourceVersion?: string } })?.metadata?.resourceVersion,
+          );
+          return Number.isFinite(rv) && rv > 0 ? { rv } : {};
         } catch (err) {
-          if (isNotFound(err)) return false;
+          if (isNotFound(err)) return undefined;
           throw err;
         }
       },
       { ...this.retry, ...(signal ? { signal } : {}) },
     );
-    await this.live.deleted(ref);
-    return existed;
+    await this.live.deleted(ref, deleted?.rv);
+    return deleted !== undefined;
   }
 }

@@ -151,8 +151,7 @@ export class SecretAppRecords<Spec> implements AppRecords<Spec> {
   async delete(app: string): Promise<void> {
     const { ctx } = this;
     const name = appRecordName(app);
-    await ctx.api.delete(name, undefined, 'Background');
-    ctx.apps.deleted(ctx.namespace, name);
+    await ctx.api.deleteCached(name, ctx.apps, undefined, 'Background');
     // The garbage collector deletes the app's indexes and chunks; hide the indexes now, so this
     // process does not list a history that is being removed.
     for (const index of ctx.indexes.list(ctx.namespace)) {

@@ -62,8 +62,9 @@ async function removeRevisions(
   let revisions = 0;
   for (const revision of [...doomed].sort((a, b) => a.info.revision - b.info.revision)) {
     const name = revision.secret.metadata?.name ?? '';
-    const outcome = await ctx.api.delete(name, { uid: revision.secret.metadata?.uid ?? '' });
-    ctx.indexes.deleted(ctx.namespace, name);
+    const outcome = await ctx.api.deleteCached(name, ctx.indexes, {
+      uid: revision.secret.metadata?.uid ?? '',
+    });
     if (outcome === 'deleted') revisions++;
     await step(ctx, 'prune-index', name);
   }

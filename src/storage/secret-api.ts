@@ -124,16 +124,42 @@ export class SecretApi {
    * Deletes; 'gone' when it was already absent, 'changed' when a precondition (uid or
    * resourceVersion) no longer holds — someone wrote it since it was looked at.
    */
-  delete(
+  async delete(
     name: string,
     preconditions?: { uid?: string; resourceVersion?: string },
     propagationPolicy?: 'Background' | 'Foreground' | 'Orphan',
   ): Promise<DeleteOutcome> {
+    return (await this.deleteWithRv(name, preconditions, propagationPolicy)).outcome;
+  }
+
+  /**
+   * `delete` of a Secret an informer cache selects: the cache records the deletion, with the
+   * deletion's resourceVersion when the answer carries it, so a cache fence covers it
+   * (src/kube/cache-fence.ts).
+   */
+  async deleteCached(
+    name: string,
+    cache: { deleted(namespace: string, name: string, rv?: number): void },
+    preconditions?: { uid?: string; resourceVersion?: string },
+    propagationPolicy?: 'Background' | 'Foreground' | 'Orphan',
+  ): Promise<DeleteOutcome> {
+    const { outcome, rv } = await this.deleteWithRv(name, preconditions, propagationPolicy);
+    cache.deleted(this.namespace, name, rv);
+    return outcome;
+  }
+
+  private deleteWithRv(
+    name: string,
+    preconditions?: { uid?: string; resourceVersion?: string },
+    propagationPolicy?: 'Background' | 'Foreground' | 'Orphan',
+  ): Promise<{ outcome: DeleteOutcome; rv?: number }> {
     return withKubeRetry(
       this.what('delete', name),
-      async (): Promise<DeleteOutcome> => {
+      async (): Promise<{ outcome: DeleteOutcome; rv?: number }> => {
         try {
-          await this.core.deleteNamespacedSecret({
+          // kube-apiserver answers a delete with the object at the deletion's resourceVersion
+          // (etcd3 store conditionalDelete decodes it at the delete's revision); a Status has none.
+          const answer = await this.core.deleteNamespacedSecret({
             namespace: this.namespace,
             name,
             ...(preconditions || propagationPolicy
@@ -145,10 +171,12 @@ export class SecretApi {
                 }
               : {}),
           });
-          return 'deleted';
+          const rv = Number(answer?.metadata?.resourceVersion);
+          return Number.isFinite(rv) && rv > 0 ? { outcome: 'deleted', rv } : { outcome: 'deleted' };
         } catch (err) {
-          if (isNotFound(err)) return 'gone';
-          if (preconditions && (isConflict(err) || kubeStatusOf(err)?.code === 409)) return 'changed';
+          if (isNotFound(err)) return { outcome: 'gone' };
+          if (preconditions && (isConflict(err) || kubeStatusOf(err)?.code === 409))
+            return { outcome: 'changed' };
           throw err;
         }
       },

@@ -7,6 +7,7 @@
  */
 import { CoreV1Api, KubeConfig, type V1Secret } from '@kubernetes/client-node';
 import { NotFoundError } from '../core/errors.ts';
+import type { CacheFences } from '../kube/cache-fence.ts';
 import type { KubeClients } from '../kube/client.ts';
 import { InformerCache } from '../kube/informer-cache.ts';
 import type { RetryOptions } from '../kube/retry.ts';
@@ -67,6 +68,8 @@ export interface SecretReleaseStoreOptions<Spec = unknown> {
   retry?: RetryOptions;
   /** Told about informer (re)start failures, for logs. */
   onInformerError?(err: unknown): void;
+  /** The cluster connection's cache fences, which both informers take part in (src/kube/cache-fence.ts). */
+  fences?: CacheFences;
   /** Decodes the specs of app records (default: kept as stored JSON). See app-records.ts. */
   spec?: SpecCodec<Spec>;
   /** Test seam: called after every write step. */
@@ -106,6 +109,7 @@ export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, Store
         labelSelector: selectorFor(kind),
         list: () => core.listNamespacedSecret({ namespace, labelSelector: selectorFor(kind) }),
         ...(options.onInformerError ? { onError: options.onInformerError } : {}),
+        ...(options.fences ? { fences: options.fences } : {}),
       });
     this.ctx = {
       api,

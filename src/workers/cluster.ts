@@ -12,6 +12,7 @@ import { type FleetConfig, requireSecret } from '../core/env.ts';
 import { ConfigError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
 import { Sealer } from '../jobs/sealing.ts';
+import { CacheFences } from '../kube/cache-fence.ts';
 import { createKubeClients, type KubeClients, kubeSourceFromEnv } from '../kube/client.ts';
 import { createReleaseEngine, type ReleaseEngine } from '../releases/index.ts';
 import {
@@ -41,6 +42,8 @@ export class ClusterConnection {
   private started?: Promise<{ cluster: Cluster; maintenance: StoreMaintenance }>;
   /** Set by stop(): informers aborted by the stop are not "restarting", so they are not logged. */
   private stopping = false;
+  /** Every informer cache of the connection (storage and live objects), for the runner's cache fences. */
+  readonly fences = new CacheFences();
 
   constructor(
     private readonly config: FleetConfig,
@@ -69,6 +72,7 @@ export class ClusterConnection {
       namespace: this.config.namespace,
       spec: appSpecCodec,
       orphanGraceMs: this.config.orphanGraceMs,
+      fences: this.fences,
       onInformerError: (err) => {
         if (!this.stopping)
           this.logger.warn({ err: (err as Error).message }, 'release storage informer restarting');
@@ -81,6 +85,7 @@ export class ClusterConnection {
       history: store,
       secretDigestKey: sealer.valueDigestKey(),
       secretSealKey: sealer.historySealKey(),
+      fences: this.fences,
       onInformerError: (what, err) => {
         if (!this.stopping)
           this.logger.warn({ what, err: (err as Error).message }, 'live object informer restarting');

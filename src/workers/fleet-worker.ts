@@ -115,6 +115,7 @@ export class FleetWorker {
       metrics,
       workerName: name,
       reservationGraceMs: config.reservationGraceMs,
+      fences: cluster.fences,
     });
 
     // One BullMQ Worker per shard consumed, each with the process's concurrency: a shard's jobs

@@ -49,6 +49,7 @@ import type { LaneStore } from '../jobs/ordering/lane-store.ts';
 import { clearRenamed, renamedDecision } from '../jobs/renamed.ts';
 import { encodeLogEvent } from '../jobs/stream-event-codec.ts';
 import { issuesOf, validateJob } from '../jobs/validate.ts';
+import { type CacheFences, type Fence, mergeFences } from '../kube/cache-fence.ts';
 import { classifyError } from './failure.ts';
 import type { HandlerResult, JobInfo, WorkerServices } from './handler.ts';
 import type { HandlerRegistry } from './handler-registry.ts';
@@ -85,6 +86,11 @@ export interface JobRunnerDeps {
   metrics: WorkerMetrics;
   workerName: string;
   reservationGraceMs: number;
+  /**
+   * The cluster connection's cache fences (src/kube/cache-fence.ts): a job's first use of the
+   * cluster waits until this process's caches hold what the lane's previous job wrote elsewhere.
+   */
+  fences?: CacheFences;
 }
 
 export class JobRunner {
@@ -154,6 +160,7 @@ export class JobRunner {
     let seq: number | undefined;
     let requeued = false;
     let renamedMarkerJson: string | undefined;
+    let laneFence: string | undefined;
     let previousAttemptsJson: string[];
     let attemptNumber: number;
     if (lane) {
@@ -192,6 +199,7 @@ export class JobRunner {
       attemptNumber = decision.attemptNumber;
       requeued = decision.requeued;
       renamedMarkerJson = decision.renamedTo ?? '';
+      laneFence = decision.cacheFence;
       if (decision.requeued) {
         await job.log(
           'this job was not in its lane (retried after failing for good, or added late): it joined the end of the lane',
@@ -217,6 +225,11 @@ export class JobRunner {
       enqueuedBy: envelope.data.enqueuedBy,
       enqueuedAt: envelope.data.enqueuedAt,
     };
+    const previousAttempts = parseAttempts(previousAttemptsJson);
+    // What the lane's last job and this job's earlier attempts wrote; merged only when there is one.
+    let fence: Fence | undefined;
+    if (laneFence || previousAttempts.some((a) => a.cacheFence))
+      fence = mergeFences([laneFence, ...previousAttempts.map((a) => a.cacheFence)]);
     return this.runHandler(job, token, {
       info,
       contract,
@@ -225,8 +238,9 @@ export class JobRunner {
       enqueuedSeq: envelope.data.seq,
       requeued,
       ...(renamedMarkerJson !== undefined ? { renamedMarkerJson } : {}),
-      previousAttempt: parseAttempts(previousAttemptsJson).at(-1),
+      previousAttempt: previousAttempts.at(-1),
       attemptRecord,
+      ...(fence ? { fence } : {}),
     });
   };
 

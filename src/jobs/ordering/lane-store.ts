@@ -46,6 +46,8 @@ export type LaneDecision =
        * when there is none (the common case). A lane acquired without it (older scripts) has none.
        */
       renamedTo?: string;
+      /** The lane's cache fence as its last finished job left it (src/kube/cache-fence.ts); absent when none. */
+      cacheFence?: string;
     };
 
 /** How a job without a lane starts (`startUnordered`). */
@@ -202,6 +204,7 @@ export class LaneStore {
         return { kind: 'superseded', by: String(reply[1]), seq: Number(reply[2]) };
       case 'go': {
         const renamedTo = reply[5] ? String(reply[5]) : undefined;
+        const cacheFence = reply[6] ? String(reply[6]) : undefined;
         return {
           kind: 'go',
           seq: Number(reply[1]),
@@ -209,6 +212,7 @@ export class LaneStore {
           attemptNumber: Number(reply[3]),
           previousAttemptsJson: (reply[4] as string[]) ?? [],
           ...(renamedTo ? { renamedTo } : {}),
+          ...(cacheFence ? { cacheFence } : {}),
         };
       }
       default:

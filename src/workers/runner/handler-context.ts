@@ -2,6 +2,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '../../core/logger.ts';
 import { encodeLogEvent } from '../../jobs/stream-event-codec.ts';
+import type { CacheFences, Fence } from '../../kube/cache-fence.ts';
 import type { HandlerContext, WorkerServices } from '../handler.ts';
 import type { Abortable } from './abort.ts';
 import type { RunningJob } from './running-job.ts';
@@ -10,8 +11,9 @@ export function handlerContext(
   job: Job,
   running: RunningJob,
   abortable: Abortable,
-  deps: { logger: Logger; services: WorkerServices },
+  deps: { logger: Logger; services: WorkerServices; fences?: CacheFences },
 ): HandlerContext<unknown> {
+  const services = running.fence && deps.fences ? fencedServices(deps, running, abortable) : deps.services;
   let child: Logger | undefined;
   return {
     job: running.info,
@@ -36,7 +38,7 @@ export function handlerContext(
       });
       return child;
     },
-    services: deps.services,
+    services,
     log: async (line) => {
       await job.log(encodeLogEvent({ kind: 'detail', text: line }));
     },
@@ -58,6 +60,46 @@ export function handlerContext(
     },
     progress: async (progress) => {
       await job.updateProgress({ ...progress });
+    },
+  };
+}
+
+/**
+ * The services of a job that starts from a cache fence: its first call of `cluster()` returns
+ * once this process's caches hold what the fence names (src/kube/cache-fence.ts), or fails the
+ * attempt as transient after the wait's limit. Later calls do not wait again.
+ */
+function fencedServices(
+  deps: { logger: Logger; services: WorkerServices; fences?: CacheFences },
+  running: RunningJob,
+  abortable: Abortable,
+): WorkerServices {
+  const { services, fences, logger } = deps;
+  const fence = running.fence as Fence;
+  let fenced: Promise<Awaited<ReturnType<WorkerServices['cluster']>>> | undefined;
+  return {
+    ...services,
+    cluster: () => {
+      fenced ??= services.cluster().then(async (cluster) => {
+        const behind = fences!.behind(fence);
+        if (behind.length === 0) return cluster;
+        const started = Date.now();
+        logger.info(
+          { jobId: running.info.id, app: running.app, behind },
+          "waiting for this worker's caches to catch up with the app's previous job",
+        );
+        await fences!.await(fence, undefined, abortable.signal);
+        logger.info(
+          { jobId: running.info.id, app: running.app, waitedMs: Date.now() - started },
+          "this worker's caches caught up with the app's previous job",
+        );
+        return cluster;
+      });
+      // A failed wait is not kept: a caller trying again (the handler's own retry) waits anew.
+      fenced.catch(() => {
+        fenced = undefined;
+      });
+      return fenced;
     },
   };
 }

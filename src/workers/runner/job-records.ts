@@ -14,6 +14,7 @@ import { type CrossShardLanes, crossesShards } from '../../jobs/cross-shard-lane
 import { laneId } from '../../jobs/lane.ts';
 import type { EndedAttempt, LaneStore } from '../../jobs/ordering/lane-store.ts';
 import { type ReleaseReport, statusOfRelease, statusOnEnd, statusOnSuccess } from '../../jobs/status.ts';
+import { type CacheFences, encodeFence } from '../../kube/cache-fence.ts';
 import type { HandlerResult } from '../handler.ts';
 import { doneJson } from './done-marker.ts';
 import { endOfAttempt, type RunningJob } from './running-job.ts';
@@ -34,15 +35,28 @@ export class JobRecords {
       crossShard: CrossShardLanes;
       logger: Logger;
       reservationGraceMs: number;
+      /** The cluster connection's cache fences; absent in a runner without a cluster. */
+      fences?: CacheFences;
     },
   ) {}
+
+  /**
+   * The cache fence a job's attempt leaves: what it wrote into this process's caches since it
+   * started, with the fence it started from (src/kube/cache-fence.ts). Undefined when empty.
+   */
+  private leavingFence(running: RunningJob): string | undefined {
+    const { fences } = this.deps;
+    if (fences) return encodeFence(fences.fenceSince(running.attemptRecord.startedAt, running.fence));
+    return running.fence ? encodeFence(running.fence) : undefined;
+  }
 
   /** A success, with the `change` position of changeRecord (undefined: none is recorded). */
   completed(running: RunningJob, result: HandlerResult, change: { seq: number } | undefined): void {
     const now = Date.now();
     const { info } = running;
     const done = doneJson.completed(result, now);
-    const ended = endOfAttempt(running, 'completed');
+    const cacheFence = this.leavingFence(running);
+    const ended = endOfAttempt(running, 'completed', undefined, cacheFence);
     if (!info.lane) {
       this.settle(this.endAttempt(info.id, ended, done), info.id);
       return;
@@ -65,6 +79,7 @@ export class JobRecords {
           change,
         ),
         ...statusOfRelease(running.release),
+        ...(cacheFence ? { cacheFence } : {}),
       },
     });
     this.settle(finishing, info.id);
@@ -73,7 +88,9 @@ export class JobRecords {
 
   /** A failure for good (permanent, attempts used up, or cancelled). */
   failed(job: Job, running: RunningJob, message: string, outcome: 'failed' | 'cancelled'): void {
-    const ended = endOfAttempt(running, outcome, message);
+    // A failed job may have written part of its work: the next job waits for that too.
+    const cacheFence = this.leavingFence(running);
+    const ended = endOfAttempt(running, outcome, message, cacheFence);
     if (!running.info.lane) {
       this.settle(
         this.endAttempt(running.info.id, ended, doneJson.failed(message, Date.now())),
@@ -88,6 +105,7 @@ export class JobRecords {
       ended,
       running.contract.supersedeKey,
       running.release,
+      cacheFence,
     );
     // After the failure is recorded, so the lane behind the barrier sees its head finished.
     this.releaseBarrier(left, running);
@@ -104,6 +122,7 @@ export class JobRecords {
     ended?: EndedAttempt,
     supersedeKey?: string,
     release?: ReleaseReport,
+    cacheFence?: string,
   ): Promise<unknown> {
     const now = Date.now();
     const finishing = this.deps.lanes.finish({
@@ -115,6 +134,7 @@ export class JobRecords {
       status: {
         ...statusOnEnd({ id: job.id!, type: job.name }, now, 'failed', error.slice(0, ERROR_TEXT_MAX)),
         ...statusOfRelease(release),
+        ...(cacheFence ? { cacheFence } : {}),
       },
     });
     this.settle(finishing, job.id!);
@@ -136,7 +156,9 @@ export class JobRecords {
 
   /** Closes the current attempt only: the job goes on (a retry, a hand-back, another owner). */
   attemptEnded(running: RunningJob, outcome: AttemptOutcome, error?: string): void {
-    this.settle(this.endAttempt(running.info.id, endOfAttempt(running, outcome, error)), running.info.id);
+    // The next attempt, on whichever worker, waits for what this one wrote (runner, "go").
+    const ended = endOfAttempt(running, outcome, error, this.leavingFence(running));
+    this.settle(this.endAttempt(running.info.id, ended), running.info.id);
   }
 
   /**

@@ -11,6 +11,7 @@ import {
 import type { JobContract } from '../../jobs/contract.ts';
 import type { EndedAttempt } from '../../jobs/ordering/lane-store.ts';
 import type { ReleaseReport } from '../../jobs/status.ts';
+import type { Fence } from '../../kube/cache-fence.ts';
 import type { JobInfo } from '../handler.ts';
 
 export interface RunningJob {
@@ -33,6 +34,11 @@ export interface RunningJob {
   attemptRecord: AttemptRecord;
   /** What the handler reported about its app's release, for the projection (`ctx.report`). */
   release?: ReleaseReport;
+  /**
+   * The cache fence the job starts from (src/kube/cache-fence.ts): what the lane's previous job and
+   * this job's earlier attempts wrote. Its first use of the cluster waits for it.
+   */
+  fence?: Fence;
 }
 
 /** The closing record of the job's current attempt. */
@@ -40,10 +46,11 @@ export function endOfAttempt(
   running: RunningJob,
   outcome: AttemptOutcome | undefined,
   error?: string,
+  cacheFence?: string,
 ): EndedAttempt {
   return {
     attemptNumber: running.info.attemptNumber,
-    attemptJson: JSON.stringify(endedAttempt(running.attemptRecord, outcome, error)),
+    attemptJson: JSON.stringify(endedAttempt(running.attemptRecord, outcome, error, cacheFence)),
   };
 }
 

@@ -20,10 +20,11 @@
     {'done', doneJson}                    already finished (a duplicate delivery)
     {'wait', headId}                      another job of the lane goes first ('' if none is live)
     {'superseded', byId, seq}             a newer job of its type carries its change forward
-    {'go', seq, requeued, n, previous[], renamedTo}
+    {'go', seq, requeued, n, previous[], renamedTo, cacheFence}
                                           run it as attempt n; requeued 1 when it joined the lane's
                                           tail now; previous are the earlier attempt records;
-                                          renamedTo the lane's rename marker ('' for none)
+                                          renamedTo the lane's rename marker ('' for none);
+                                          cacheFence the lane's cache fence ('' for none)
 ]]
 --- @include "includes/keys"
 --- @include "includes/acquire-one"

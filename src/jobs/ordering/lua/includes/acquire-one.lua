@@ -1,7 +1,7 @@
 --[[
   acquireOne(P, pending, lane, jobId, now, grace, supersedeKey, attempt, rule, passableTypes)
       -> the reply of `acquire` for one job (see acquire.lua): {'done', doneJson}, {'wait', headId},
-      {'superseded', byId, seq} or {'go', seq, requeued, n, previous[], renamedTo}.
+      {'superseded', byId, seq} or {'go', seq, requeued, n, previous[], renamedTo, cacheFence}.
 
   The whole turn check of one job, shared by acquire (one job) and acquire-many (the jobs a
   worker picked in the same tick, one after the other in one script: the same as as many acquire
@@ -48,6 +48,7 @@ local function acquireOne(P, pending, lane, jobId, now, grace, supersedeKey, att
   -- The lane's rename marker (src/jobs/renamed.ts), read here so the runner's check before the
   -- handler costs no round trip of its own. Reading it now is the same as reading it once the job
   -- starts: only a job heading this lane writes or clears it, and this one heads it.
-  local renamedTo = redis.call('HGET', statusKey(P, lane), 'renamedTo') or ''
-  return {'go', seq, requeued, n, previous, renamedTo}
+  -- The lane's cache fence (src/kube/cache-fence.ts), read in the same call for the same reason.
+  local marks = redis.call('HMGET', statusKey(P, lane), 'renamedTo', 'cacheFence')
+  return {'go', seq, requeued, n, previous, marks[1] or '', marks[2] or ''}
 end
