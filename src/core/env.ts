@@ -97,6 +97,7 @@ const variables = {
   LONGSHORE_LOG_FORMAT: oneOf(['json', 'pretty'] as const, undefined),
   LONGSHORE_LOCK_DURATION_MS: integer(1_000, 600_000, 30_000),
   LONGSHORE_STALLED_INTERVAL_MS: integer(500, 600_000, 30_000),
+  LONGSHORE_MAX_STALLED_COUNT: integer(0, 100, 5),
   LONGSHORE_JOB_ATTEMPTS: integer(1, 100, 5),
   LONGSHORE_BACKOFF_MS: integer(10, 600_000, 2_000),
   LONGSHORE_RESERVATION_GRACE_MS: integer(1_000, 3_600_000, 30_000),
@@ -139,6 +140,12 @@ export interface FleetConfig {
   lockDurationMs: number;
   /** How often workers look for jobs whose lock expired (stall recovery). */
   stalledIntervalMs: number;
+  /**
+   * How many times a job may be recovered from a dead worker (BullMQ's maxStalledCount) before it
+   * fails for good: handlers are idempotent and resumable, so a recovery is safe; the limit only
+   * stops a job that kills every worker that runs it.
+   */
+  maxStalledCount: number;
   /** Attempts per job, first run included, for transient failures. */
   jobAttempts: number;
   /** Base delay of the jittered exponential retry backoff. */
@@ -194,6 +201,7 @@ function fromValues(e: Values): FleetConfig {
     logFormat: e.LONGSHORE_LOG_FORMAT,
     lockDurationMs: e.LONGSHORE_LOCK_DURATION_MS,
     stalledIntervalMs: e.LONGSHORE_STALLED_INTERVAL_MS,
+    maxStalledCount: e.LONGSHORE_MAX_STALLED_COUNT,
     jobAttempts: e.LONGSHORE_JOB_ATTEMPTS,
     backoffMs: e.LONGSHORE_BACKOFF_MS,
     reservationGraceMs: e.LONGSHORE_RESERVATION_GRACE_MS,

@@ -128,8 +128,8 @@ export class FleetWorker {
         concurrency: options.concurrency ?? config.concurrency,
         lockDuration: config.lockDurationMs,
         stalledInterval: config.stalledIntervalMs,
-        // A job whose worker died is handed to another twice before it is failed as stuck.
-        maxStalledCount: 2,
+        // A job whose worker died is handed to another this many times before it fails as stuck.
+        maxStalledCount: config.maxStalledCount,
         autorun: false,
         settings: {
           backoffStrategy: (attemptsMade, type, err, job) => {
@@ -144,6 +144,12 @@ export class FleetWorker {
       worker.on('stalled', (jobId) =>
         logger.warn({ jobId }, 'job stalled (its worker stopped renewing the lock); moved back to wait'),
       );
+      worker.on('failed', (job, err) => {
+        // BullMQ fails a job that stalled too often when a worker next picks it, without running
+        // the processor (the job's deferredFailure): its lane's end is recorded here.
+        if (job?.deferredFailure && err.message === job.deferredFailure)
+          runner.stalledOut(job, config.maxStalledCount);
+      });
       worker.on('lockRenewalFailed', (jobIds) => {
         for (const id of jobIds) runner.abort(id, 'lock-lost', 'the job lock could not be renewed');
       });

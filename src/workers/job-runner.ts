@@ -337,6 +337,24 @@ export class JobRunner {
       );
   }
 
+  /**
+   * A job BullMQ failed without running it, because it stalled more than maxStalledCount times
+   * (its workers kept dying while running it): the processor never saw this pickup, so the lane's
+   * end is recorded here, with a reason a person can act on instead of BullMQ's "job stalled more
+   * than allowable limit". The job may have applied part of its change before it stopped.
+   */
+  stalledOut(job: Job, maxStalledCount: number): void {
+    const lane = (job.data as { lane?: unknown } | undefined)?.lane;
+    const message =
+      `its worker stopped while running it (killed, crashed or lost its lock) ${job.stalledCounter} times, ` +
+      `more than LONGSHORE_MAX_STALLED_COUNT=${maxStalledCount} allows, so it was not started again; ` +
+      `what it applied before stopping stays, and the app's next job builds on it; ` +
+      `\`longshore jobs:retry ${job.id}\` runs it again`;
+    this.deps.metrics.jobs.inc({ type: job.name, outcome: 'failed' });
+    this.deps.logger.error({ jobId: job.id, type: job.name, err: message }, 'job failed: stalled too often');
+    if (typeof lane === 'string' && lane) this.records.leftLane(job, lane, message);
+  }
+
   /** A job already finished was delivered again (crash between our record and BullMQ's): answer from the record. */
   private answerDuplicate(type: string, done: string): unknown {
     this.deps.metrics.jobs.inc({ type, outcome: 'duplicate' });
