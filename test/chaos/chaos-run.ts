@@ -4,15 +4,14 @@
  * and restarted, Redis SIGKILLed and restarted once on its AOF. Then every check of ./checks.ts.
  * Returns what was found; the caller (a test) fails on any finding and prints the seed.
  */
-import type { FaultRule } from '../../infra/kube-sim/server/faults.ts';
 import type { EnqueuedJob } from '../../src/jobs/client.ts';
 import { JobClient } from '../../src/jobs/client.ts';
 import { Sealer, sealContext } from '../../src/jobs/sealing.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
-import { prng } from '../helpers/prng.ts';
 import { CLI, type Proc, startProcess } from '../helpers/processes.ts';
 import { holdFor, until } from '../helpers/wait.ts';
 import { type Finished, runChecks } from './checks.ts';
+import { BASE_FAULTS, driverRandom, faultRandom } from './fault-stream.ts';
 import { type ChaosSize, type PlannedJob, planChaos } from './plan.ts';
 
 export interface ChaosReport {
@@ -32,14 +31,6 @@ export interface ChaosReport {
   /** Seconds each phase took: start, enqueue, drain (until every job ended), prune, checks. */
   phases: Record<string, number>;
 }
-
-/** The API faults of the run (issue 19): 5 % 5xx, 429s with Retry-After on writes. */
-const BASE_FAULTS: FaultRule[] = [
-  { errorRate: 0.04, status: 500 },
-  { errorRate: 0.01, status: 503, retryAfterSeconds: 1 },
-  { verb: 'patch', errorRate: 0.03, status: 429, retryAfterSeconds: 1 },
-  { verb: 'create', errorRate: 0.03, status: 429, retryAfterSeconds: 1 },
-];
 
 function payloadOf(job: PlannedJob, sealer: Sealer): unknown {
   switch (job.type) {
@@ -108,8 +99,10 @@ function apiChaos(fleet: DeployFleet, random: () => number): { stop(): Promise<v
 export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosReport> {
   const started = Date.now();
   const plan = planChaos(seed, size);
-  const random = prng(seed ^ 0x5eed);
-  const fleet = await startDeployFleet();
+  const random = driverRandom(seed);
+  // Seeded faults: the same seed draws the same fault decisions (./fault-stream.ts says what
+  // timing still changes).
+  const fleet = await startDeployFleet({ faultRandom: faultRandom(seed) });
   const report: ChaosReport = {
     seed,
     size,
