@@ -173,13 +173,19 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
     const live = () =>
       allWorkers.filter((w) => w !== scheduler && w.child.exitCode === null && w.child.signalCode === null);
 
-    const killOne = async () => {
-      const victims = live();
-      const victim = victims[Math.floor(random() * victims.length)]!;
-      victim.kill('SIGKILL');
-      await victim.exited;
-      report.counts.workerKills++;
-      allWorkers.push(await startWorker(workerEnv));
+    // One kill at a time, each after the previous one's replacement has started: with one worker
+    // (CHAOS_WORKERS=1) two kills at close moments would otherwise find no live worker to kill.
+    let kills = Promise.resolve();
+    const killOne = () => {
+      kills = kills.then(async () => {
+        const victims = live();
+        const victim = victims[Math.floor(random() * victims.length)]!;
+        victim.kill('SIGKILL');
+        await victim.exited;
+        report.counts.workerKills++;
+        allWorkers.push(await startWorker(workerEnv));
+      });
+      return kills;
     };
     const restartRedis = async () => {
       await fleet.redis.kill();
@@ -302,7 +308,8 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
     ).catch(() => runObjectsLeft(fleet));
     if (runsLeft !== true)
       report.findings.push(`run Job(s) or pod(s) left after their TTL: ${runsLeft.slice(0, 20).join(', ')}`);
-    // The storage-destroy jobs `destroy --with-storage` enqueued, for the storage checks.
+    // The storage-destroy jobs `destroy --with-storage` enqueued, for the storage checks (a job's
+    // data is the producer's envelope, src/jobs/client.ts: the payload is under `payload`).
     const storageDestroys = new Map<string, FleetJob>();
     for (const queue of jobs.queues)
       for (const job of await queue.getJobs([
@@ -314,7 +321,7 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
         'prioritized',
       ]))
         if (job.name === 'storage-destroy')
-          storageDestroys.set((job.data as { name: string }).name, {
+          storageDestroys.set((job.data as { payload: { name: string } }).payload.name, {
             id: job.id ?? '',
             state: await job.getState(),
             ...(job.failedReason ? { failedReason: job.failedReason } : {}),
