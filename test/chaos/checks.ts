@@ -378,7 +378,8 @@ export async function runChecks(input: CheckInput): Promise<CheckResult> {
 
   const byType: Record<string, [number, number, number]> = {};
   plan.jobs.forEach((job, i) => {
-    const row = (byType[job.type] ??= [0, 0, 0]);
+    byType[job.type] ??= [0, 0, 0];
+    const row = byType[job.type]!;
     row[['completed', 'superseded', 'failed'].indexOf(outcomes[i]!)]!++;
   });
   return {
