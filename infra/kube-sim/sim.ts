@@ -86,6 +86,13 @@ export interface SimOptions {
    * as --authorization-mode=RBAC; see auth/). Authentication is the same in both.
    */
   authorization?: AuthorizationMode;
+  /**
+   * Where fault injection draws its numbers (`sim.faults`, server/faults.ts): Math.random by
+   * default. A seeded generator makes the sequence of fault decisions the same for the same
+   * sequence of matching requests (the chaos run passes one seeded from its seed); which request
+   * meets which decision still depends on the order requests arrive in.
+   */
+  faultRandom?: () => number;
 }
 
 export interface Sim {
@@ -178,7 +185,7 @@ export async function startSim(options: SimOptions = {}): Promise<Sim> {
           new HorizontalPodAutoscalerController(deps('horizontal-pod-autoscaler')),
         ];
   const requests = new RequestLog();
-  const faults = new Faults();
+  const faults = new Faults(options.faultRandom);
   let http: HttpServer | undefined;
   const tls = options.authorization === 'rbac' ? servingCert() : undefined;
 

@@ -4,16 +4,22 @@
  * and restarted, Redis SIGKILLed and restarted once on its AOF. Then every check of ./checks.ts.
  * Returns what was found; the caller (a test) fails on any finding and prints the seed.
  */
-import type { FaultRule } from '../../infra/kube-sim/server/faults.ts';
 import type { EnqueuedJob } from '../../src/jobs/client.ts';
 import { JobClient } from '../../src/jobs/client.ts';
 import { Sealer, sealContext } from '../../src/jobs/sealing.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
-import { prng } from '../helpers/prng.ts';
 import { CLI, type Proc, startProcess } from '../helpers/processes.ts';
 import { holdFor, until } from '../helpers/wait.ts';
-import { type Finished, runChecks } from './checks.ts';
-import { type ChaosSize, type PlannedJob, planChaos } from './plan.ts';
+import { type Finished, type FleetJob, runChecks, runObjectsLeft } from './checks.ts';
+import { BASE_FAULTS, driverRandom, faultRandom } from './fault-stream.ts';
+import {
+  type ChaosSize,
+  PLANNED_TYPES,
+  type PlannedJob,
+  planChaos,
+  RUN_TTL_SECONDS,
+  runCommand,
+} from './plan.ts';
 
 export interface ChaosReport {
   seed: number;
@@ -29,17 +35,11 @@ export interface ChaosReport {
     workerKills: number;
     redisRestarts: number;
   };
+  /** The plan's jobs per type: completed, superseded, failed. */
+  byType: Record<string, [number, number, number]>;
   /** Seconds each phase took: start, enqueue, drain (until every job ended), prune, checks. */
   phases: Record<string, number>;
 }
-
-/** The API faults of the run (issue 19): 5 % 5xx, 429s with Retry-After on writes. */
-const BASE_FAULTS: FaultRule[] = [
-  { errorRate: 0.04, status: 500 },
-  { errorRate: 0.01, status: 503, retryAfterSeconds: 1 },
-  { verb: 'patch', errorRate: 0.03, status: 429, retryAfterSeconds: 1 },
-  { verb: 'create', errorRate: 0.03, status: 429, retryAfterSeconds: 1 },
-];
 
 function payloadOf(job: PlannedJob, sealer: Sealer): unknown {
   switch (job.type) {
@@ -67,7 +67,21 @@ function payloadOf(job: PlannedJob, sealer: Sealer): unknown {
     case 'rename':
       return { app: job.app, newName: job.newName };
     case 'destroy':
-      return { app: job.app };
+      return { app: job.app, withStorage: job.withStorage };
+    case 'storage-create':
+      return { entry: { name: job.entry, size: job.size } };
+    case 'mounts':
+      return { app: job.app, action: job.action, mount: { entry: job.entry, mountPath: job.mountPath } };
+    case 'run':
+      return {
+        app: job.app,
+        command: runCommand(job),
+        env: Object.fromEntries(
+          Object.entries(job.env).map(([k, v]) => [k, sealer.seal(v, sealContext.runEnv(job.app, k))]),
+        ),
+        detach: job.detach,
+        ttlSeconds: RUN_TTL_SECONDS,
+      };
   }
 }
 
@@ -108,8 +122,10 @@ function apiChaos(fleet: DeployFleet, random: () => number): { stop(): Promise<v
 export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosReport> {
   const started = Date.now();
   const plan = planChaos(seed, size);
-  const random = prng(seed ^ 0x5eed);
-  const fleet = await startDeployFleet();
+  const random = driverRandom(seed);
+  // Seeded faults: the same seed draws the same fault decisions (./fault-stream.ts says what
+  // timing still changes).
+  const fleet = await startDeployFleet({ faultRandom: faultRandom(seed) });
   const report: ChaosReport = {
     seed,
     size,
@@ -118,6 +134,7 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
     failedReasons: new Map(),
     counts: { completed: 0, superseded: 0, failed: 0, workerKills: 0, redisRestarts: 0 },
     phases: {},
+    byType: {},
   };
   let mark = Date.now();
   const phase = (name: string) => {
@@ -156,13 +173,19 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
     const live = () =>
       allWorkers.filter((w) => w !== scheduler && w.child.exitCode === null && w.child.signalCode === null);
 
-    const killOne = async () => {
-      const victims = live();
-      const victim = victims[Math.floor(random() * victims.length)]!;
-      victim.kill('SIGKILL');
-      await victim.exited;
-      report.counts.workerKills++;
-      allWorkers.push(await startWorker(workerEnv));
+    // One kill at a time, each after the previous one's replacement has started: with one worker
+    // (CHAOS_WORKERS=1) two kills at close moments would otherwise find no live worker to kill.
+    let kills = Promise.resolve();
+    const killOne = () => {
+      kills = kills.then(async () => {
+        const victims = live();
+        const victim = victims[Math.floor(random() * victims.length)]!;
+        victim.kill('SIGKILL');
+        await victim.exited;
+        report.counts.workerKills++;
+        allWorkers.push(await startWorker(workerEnv));
+      });
+      return kills;
     };
     const restartRedis = async () => {
       await fleet.redis.kill();
@@ -171,15 +194,40 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
       report.counts.redisRestarts++;
     };
 
+    // A run is enqueued as a user runs one, after the app's previous job has ended (`deploy
+    // --wait && run`): it has no lane, so enqueued at once it would mostly meet an app not
+    // deployed yet. It waits on the side; the stream goes on.
+    const ended = async (id: string) => {
+      const state = await (await jobs.queueFor(id).getJob(id))?.getState();
+      return state === 'completed' || state === 'failed' ? true : undefined;
+    };
+    const enqueueRun = async (i: number, job: PlannedJob, after: Promise<EnqueuedJob>) => {
+      const previous = await after;
+      await until(() => ended(previous.id), `job ${previous.id} to end before run job ${i}`, {
+        timeoutMs: 300_000,
+        intervalMs: 250,
+      }).catch(() => undefined);
+      return jobs.enqueue(job.type, payloadOf(job, sealer), `chaos:${seed}`);
+    };
+    const lastOf = new Map<string, Promise<EnqueuedJob>>();
+    const pending: Promise<EnqueuedJob>[] = [];
     const pendingChaos: Promise<void>[] = [];
     for (const [i, job] of plan.jobs.entries()) {
       for (const at of plan.kills) if (at === i) pendingChaos.push(killOne());
       if (plan.redisRestartAt.includes(i)) await restartRedis();
-      enqueued.push(await jobs.enqueue(job.type, payloadOf(job, sealer), `chaos:${seed}`));
+      const after = lastOf.get(job.app);
+      if (job.type === 'run' && after) pending.push(enqueueRun(i, job, after));
+      else {
+        const done = jobs.enqueue(job.type, payloadOf(job, sealer), `chaos:${seed}`);
+        await done;
+        pending.push(done);
+        if (job.type !== 'storage-create') lastOf.set(job.type === 'rename' ? job.newName : job.app, done);
+      }
       // Bursts and gaps: most jobs arrive back to back, some after a pause.
       if (random() < 0.1) await holdFor(Math.floor(random() * 400), 'a gap in the driver’s stream of jobs');
     }
     await Promise.all(pendingChaos);
+    enqueued.push(...(await Promise.all(pending)));
     phase('enqueue');
 
     // Every job ends: completed (done or superseded) or failed after its attempts.
@@ -244,19 +292,54 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
     if (open !== true) report.findings.push(String(open));
     // The jobs the fleet enqueued itself (syncs, reconciles, prunes): a failure needs a reason too.
     for (const job of await jobs.queue.getJobs(['failed'])) {
-      if (['deploy', 'config', 'scale', 'domains', 'rename', 'destroy'].includes(job.name)) continue;
+      if (PLANNED_TYPES.has(job.name)) continue;
       const reason = (job.failedReason ?? '').split('\n')[0]!.trim();
       if (!reason) report.findings.push(`job ${job.id} (${job.name}) failed without a reason`);
       const key = `${job.name}: ${reason.replace(/\d+/g, 'N').slice(0, 200)}`;
       report.failedReasons.set(key, (report.failedReasons.get(key) ?? 0) + 1);
     }
     await fleet.sim.settle();
+    // Run Jobs go RUN_TTL_SECONDS after they finish (the cluster's TTL controller): wait for that,
+    // bounded; what is left then is a finding.
+    const runsLeft = await until(
+      () => (runObjectsLeft(fleet).length === 0 ? true : undefined),
+      'every run Job and pod to be deleted after its TTL',
+      { timeoutMs: 30_000 + RUN_TTL_SECONDS * 1000, intervalMs: 500 },
+    ).catch(() => runObjectsLeft(fleet));
+    if (runsLeft !== true)
+      report.findings.push(`run Job(s) or pod(s) left after their TTL: ${runsLeft.slice(0, 20).join(', ')}`);
+    // The storage-destroy jobs `destroy --with-storage` enqueued, for the storage checks (a job's
+    // data is the producer's envelope, src/jobs/client.ts: the payload is under `payload`).
+    const storageDestroys = new Map<string, FleetJob>();
+    for (const queue of jobs.queues)
+      for (const job of await queue.getJobs([
+        'completed',
+        'failed',
+        'active',
+        'waiting',
+        'delayed',
+        'prioritized',
+      ]))
+        if (job.name === 'storage-destroy')
+          storageDestroys.set((job.data as { payload: { name: string } }).payload.name, {
+            id: job.id ?? '',
+            state: await job.getState(),
+            ...(job.failedReason ? { failedReason: job.failedReason } : {}),
+          });
 
     phase('prune');
-    const result = await runChecks({ fleet, plan, finished, connection: producer, logs: allWorkers });
+    const result = await runChecks({
+      fleet,
+      plan,
+      finished,
+      connection: producer,
+      logs: allWorkers,
+      storageDestroys,
+    });
     report.findings.push(...result.findings);
     for (const [reason, n] of result.failedReasons) report.failedReasons.set(reason, n);
     Object.assign(report.counts, result.counts);
+    report.byType = result.byType;
     phase('checks');
   } finally {
     await jobs.close().catch(() => undefined);
@@ -289,6 +372,9 @@ export function describeReport(r: ChaosReport): string {
       .map(([name, s]) => `${name} ${s.toFixed(1)}`)
       .join(', ')}`,
     `  completed ${r.counts.completed}, superseded ${r.counts.superseded}, failed ${r.counts.failed}; ${r.counts.workerKills} worker SIGKILLs, ${r.counts.redisRestarts} Redis restarts`,
+    `  by type (completed/superseded/failed): ${Object.entries(r.byType)
+      .map(([type, [c, s, f]]) => `${type} ${c}/${s}/${f}`)
+      .join(', ')}`,
     ...(reasons ? ['  failed jobs by reason:', reasons] : []),
     ...r.findings.map((f) => `  FINDING: ${f}`),
     ...(r.findings.length > 0 ? [`  reproduce: CHAOS_SEED=${r.seed} npm run test:chaos`] : []),

@@ -8,6 +8,14 @@
  * jobs for a rename's new name wait for the rename (its barrier lane, docs/ordering.md "Barriers").
  * A superseded deploy did nothing; the deploy that superseded it carries the change (the driver's
  * deploys carry only an image and a process set, which the later one replaces anyway).
+ *
+ * Storage (docs/apps.md, "Storage", "Destroy", "Rename"): an entry exists once its
+ * `storage-create` succeeded; a succeeded mount puts it at its path into every process of the app
+ * (a mount of an entry that does not exist is refused, so one that succeeded is impossible), an
+ * unmount takes it out; mounts are part of the spec, so they survive deploys and move with a
+ * rename; a destroy empties the spec, and with `--with-storage` the entries the app mounted are to
+ * be destroyed by the `storage-destroy` jobs it enqueues (the checks read how those ended). A
+ * `run` changes nothing the model holds; the checks look at its own result.
  */
 import type { PlannedJob } from './plan.ts';
 
@@ -17,12 +25,22 @@ export interface ModelApp {
   processes: Record<string, number>;
   env: Record<string, string>;
   domains: string[];
+  /** Mounted storage entries and their path (every process: the driver never names one). */
+  mounts: Record<string, string>;
+}
+
+export interface ModelEntry {
+  exists: boolean;
+  /** The plan index of a succeeded `destroy --with-storage` of the app that mounted it. */
+  destroyedBy?: number;
 }
 
 export type Outcome = 'completed' | 'superseded' | 'failed';
 
 export interface ModelResult {
   apps: Map<string, ModelApp>;
+  /** Every entry a succeeded storage-create made. */
+  entries: Map<string, ModelEntry>;
   /** Succeeded jobs the model says could not have (a scale of a type the app lacks…). */
   impossible: string[];
 }
@@ -30,11 +48,12 @@ export interface ModelResult {
 /** Dokku starts one `web` and no other process (src/apps/mutations.ts defaultReplicas). */
 const firstReplicas = (type: string) => (type === 'web' ? 1 : 0);
 
-const empty = (): ModelApp => ({ processes: {}, env: {}, domains: [] });
+const empty = (): ModelApp => ({ processes: {}, env: {}, domains: [], mounts: {} });
 
 export function expectedState(jobs: PlannedJob[], outcomes: Outcome[]): ModelResult {
   const apps = new Map<string, ModelApp>();
   const impossible: string[] = [];
+  const entries = new Map<string, ModelEntry>();
   jobs.forEach((job, i) => {
     if (outcomes[i] !== 'completed') return;
     const app = apps.get(job.app);
@@ -88,11 +107,32 @@ export function expectedState(jobs: PlannedJob[], outcomes: Outcome[]): ModelRes
         return;
       case 'destroy':
         if (!app) impossible.push(`job ${i} (destroy ${job.app}) succeeded on an app the model lacks`);
+        if (app && job.withStorage)
+          for (const entry of Object.keys(app.mounts)) entries.set(entry, { exists: true, destroyedBy: i });
         apps.delete(job.app);
+        return;
+      case 'storage-create':
+        entries.set(job.entry, { exists: true });
+        return;
+      case 'mounts': {
+        const next = app ?? empty();
+        if (job.action === 'mount') {
+          if (!entries.get(job.entry)?.exists) {
+            impossible.push(
+              `job ${i} (mount ${job.app} ${job.entry}) succeeded, but the model has no entry ${job.entry}`,
+            );
+            return;
+          }
+          next.mounts[job.entry] = job.mountPath;
+        } else delete next.mounts[job.entry];
+        apps.set(job.app, next);
+        return;
+      }
+      case 'run':
         return;
     }
   });
-  return { apps, impossible };
+  return { apps, entries, impossible };
 }
 
 /** Every name the plan uses: each must end as the model says, present or gone. */
@@ -103,4 +143,9 @@ export function namesOf(jobs: PlannedJob[]): string[] {
     if (job.type === 'rename') names.add(job.newName);
   }
   return [...names].sort();
+}
+
+/** Every storage entry the plan creates. */
+export function entriesOf(jobs: PlannedJob[]): string[] {
+  return jobs.flatMap((j) => (j.type === 'storage-create' ? [j.entry] : [])).sort();
 }
