@@ -29,6 +29,8 @@ export interface FencedCache {
   lastWrite(): { rv: number; at: number } | undefined;
   /** The highest resourceVersion the cache has received (list or watch). */
   observedRv(): number;
+  /** Deletions this process made whose DELETED event the cache has not received yet. */
+  unseenDeletions(): number;
   onChange(listener: () => void): () => void;
 }
 
@@ -38,6 +40,12 @@ export interface FencedCache {
  * app that sees one job a day should not grow forever.
  */
 export const FENCE_HORIZON_MS = 5 * 60_000;
+
+/**
+ * How long a job's end waits for the DELETED events of its own deletions (settleDeletions); past
+ * it (a garbage collector that is slow to delete dependents) the fence goes without them.
+ */
+export const DELETION_SETTLE_MS = 3_000;
 
 /** How long a job waits for its caches to reach the fence before its attempt fails as transient. */
 export const FENCE_WAIT_MS = 10_000;
@@ -78,6 +86,27 @@ export class CacheFences {
       if (!held || held[0] < write.rv) fence[cache.fenceId] = [write.rv, write.at];
     }
     return fence;
+  }
+
+  /**
+   * Resolves once this process's caches have received the DELETED events of its own deletions
+   * (or after `timeoutMs`, whichever comes first): a deletion's resourceVersion is known only from
+   * its event, and the fence a job leaves must name it. Immediate when there is none.
+   */
+  async settleDeletions(timeoutMs = DELETION_SETTLE_MS): Promise<void> {
+    const unseen = () => [...this.caches].some((c) => c.unseenDeletions() > 0);
+    if (!unseen()) return;
+    await new Promise<void>((resolve) => {
+      const unsubscribes: (() => void)[] = [];
+      const done = () => {
+        clearTimeout(timer);
+        for (const unsubscribe of unsubscribes) unsubscribe();
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      for (const cache of this.caches) unsubscribes.push(cache.onChange(() => !unseen() && done()));
+      if (!unseen()) done();
+    });
   }
 
   /** Ids of this process's caches that have not reached the fence yet. */

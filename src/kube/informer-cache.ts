@@ -45,6 +45,8 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
   private readonly waiters: (() => void)[] = [];
   private readonly changeListeners = new Set<() => void>();
   private observed = 0;
+  /** Deletions this process made whose DELETED event has not arrived yet (keys). */
+  private readonly pendingDeletes = new Set<string>();
   private written?: { rv: number; at: number };
   private unregister?: () => void;
   private readonly fences?: CacheFences;
@@ -78,6 +80,7 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
     // An ADDED object replaces a deletion this process recorded (it was created again).
     this.informer.on('add', (o) => {
       this.observe(rvOf(o));
+      this.pendingDeletes.delete(keyOf(o));
       const pending = this.overlay.get(keyOf(o));
       if (pending && (pending.object === undefined || rvOf(o) >= pending.rv)) this.overlay.delete(keyOf(o));
       this.notify();
@@ -87,8 +90,11 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
       this.notify();
     });
     this.informer.on('delete', (o) => {
-      // A DELETED event carries the object at the deletion's resourceVersion (as upstream).
+      // A DELETED event carries the object at the deletion's resourceVersion (as upstream): for
+      // a deletion of this process, that is the write a fence must name (the API's answer to a
+      // DELETE is usually a Status, without it).
       this.observe(rvOf(o));
+      if (this.pendingDeletes.delete(keyOf(o))) this.noteWrite(rvOf(o));
       this.overlay.delete(keyOf(o));
       this.notify();
     });
@@ -109,6 +115,10 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
 
   observedRv(): number {
     return this.observed;
+  }
+
+  unseenDeletions(): number {
+    return this.pendingDeletes.size;
   }
 
   lastWrite(): { rv: number; at: number } | undefined {
@@ -138,6 +148,7 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
     this.stopped = true;
     this.unregister?.();
     this.unregister = undefined;
+    this.pendingDeletes.clear();
     await this.informer.stop();
   }
 
@@ -173,13 +184,17 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
   }
 
   /**
-   * Records a deletion this process made; `rv` is the deletion's resourceVersion when the API's
-   * answer carried it (the deleted object, as kube-apiserver returns it), for fences.
+   * Records a deletion this process made. `rv` is the deletion's resourceVersion when the API's
+   * answer carried it (kinds whose DELETE returns the deleted object); otherwise the watch's
+   * DELETED event gives it, and until then the deletion counts as unseen (`unseenDeletions`, which
+   * a job's end waits on so that its fence names it). `pending: false`: the object may not exist
+   * (no event will come).
    */
-  deleted(namespace: string | undefined, name: string, rv?: number): void {
+  deleted(namespace: string | undefined, name: string, rv?: number, pending = true): void {
     const key = `${namespace ?? ''}/${name}`;
     this.overlay.set(key, { object: undefined, rv: Number.MAX_SAFE_INTEGER });
     if (rv !== undefined) this.noteWrite(rv);
+    else if (pending && this.informer.get(name, namespace)) this.pendingDeletes.add(key);
     // The watch's DELETED event clears it; a later create (new RV) replaces it through wrote().
   }
 }

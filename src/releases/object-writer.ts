@@ -184,8 +184,8 @@ export class ObjectWriter {
       `delete ${describeRef(ref)}`,
       async (): Promise<{ rv?: number } | undefined> => {
         try {
-          // The answer is the object at the deletion's resourceVersion (or, for a deletion that
-          // waits on finalizers, the object as marked): either way, for cache fences.
+          // Some kinds answer with the deleted object (its resourceVersion names the deletion),
+          // most with a Status (none: the cache takes it from the DELETED event), for cache fences.
           const answer = await this.objects.delete(
             {
               apiVersion: ref.apiVersion,

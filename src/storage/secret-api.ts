@@ -139,12 +139,12 @@ export class SecretApi {
    */
   async deleteCached(
     name: string,
-    cache: { deleted(namespace: string, name: string, rv?: number): void },
+    cache: { deleted(namespace: string, name: string, rv?: number, pending?: boolean): void },
     preconditions?: { uid?: string; resourceVersion?: string },
     propagationPolicy?: 'Background' | 'Foreground' | 'Orphan',
   ): Promise<DeleteOutcome> {
     const { outcome, rv } = await this.deleteWithRv(name, preconditions, propagationPolicy);
-    cache.deleted(this.namespace, name, rv);
+    cache.deleted(this.namespace, name, rv, outcome === 'deleted');
     return outcome;
   }
 
@@ -157,8 +157,10 @@ export class SecretApi {
       this.what('delete', name),
       async (): Promise<{ outcome: DeleteOutcome; rv?: number }> => {
         try {
-          // kube-apiserver answers a delete with the object at the deletion's resourceVersion
-          // (etcd3 store conditionalDelete decodes it at the delete's revision); a Status has none.
+          // kube-apiserver answers a Secret's DELETE with a Status (the generic registry's
+          // ReturnDeletedObject is off for Secrets), which has no resourceVersion; a kind that
+          // returns the deleted object carries the deletion's. The cache takes the DELETED event's
+          // otherwise (informer-cache.ts).
           const answer = await this.core.deleteNamespacedSecret({
             namespace: this.namespace,
             name,

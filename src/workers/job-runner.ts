@@ -260,6 +260,8 @@ export class JobRunner {
       await refuseRenamedApp(this.deps.redis, job, running);
       const ctx = handlerContext(job, running, abortable, this.deps);
       const result = ((await handler(ctx)) ?? {}) as HandlerResult;
+      // The fence this job leaves must name its deletions, known only once their events arrive.
+      await this.deps.fences?.settleDeletions();
       const seconds = (Date.now() - started) / 1000;
       this.records.completed(running, result, await changeRecord(this.deps.redis, running));
       metrics.jobs.inc({ type: info.type, outcome: 'completed' });

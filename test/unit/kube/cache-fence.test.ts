@@ -15,8 +15,10 @@ function fakeCache(fenceId: string) {
     fenceId,
     observed: 0,
     write: undefined as { rv: number; at: number } | undefined,
+    unseen: 0,
     lastWrite: () => cache.write,
     observedRv: () => cache.observed,
+    unseenDeletions: () => cache.unseen,
     onChange(listener: () => void) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -103,6 +105,30 @@ describe('CacheFences', () => {
     const unregister = fences.register(fakeCache('index'));
     unregister();
     expect(fences.behind({ index: [5, 0] })).toEqual([]);
+  });
+});
+
+describe('settleDeletions', () => {
+  it("waits until the DELETED events of the process's own deletions arrived, or for its limit", async () => {
+    const fences = new CacheFences();
+    const index = fakeCache('index');
+    fences.register(index);
+    await fences.settleDeletions(5_000); // none: at once
+    index.unseen = 1;
+    let settled = false;
+    const settling = fences.settleDeletions(5_000).then(() => {
+      settled = true;
+    });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    index.unseen = 0;
+    index.receive(20);
+    await settling;
+    expect(index.listeners.size).toBe(0);
+    // An event that never comes (a garbage collector that is slow) holds the job's end only so long.
+    index.unseen = 1;
+    await fences.settleDeletions(20);
+    expect(index.listeners.size).toBe(0);
   });
 });
 
