@@ -22,12 +22,12 @@ afterAll(async () => {
   await fleet?.stop();
 });
 
-const deploy = () =>
+const deploy = (tag = '1') =>
   fleet.ok([
     'deploy',
     APP,
     '--image',
-    `registry.example.com/${APP}:1`,
+    `registry.example.com/${APP}:${tag}`,
     '--procfile',
     fleet.file(`${APP}.Procfile`, 'web: bin/web\n'),
     '--wait',
@@ -44,6 +44,19 @@ const namespaceRequests = (from: number) =>
     .filter((r) => r.resource === '/namespaces' && (r.name === NAMESPACE || r.verb === 'create'))
     .map((r) => `${r.verb} ${r.status}`);
 
+/** Deletes the app's namespace as a person would, and waits until it is gone. */
+async function deleteNamespace(): Promise<void> {
+  await fleet.core.deleteNamespace({ name: NAMESPACE });
+  await until(
+    () =>
+      fleet.core.readNamespace({ name: NAMESPACE }).then(
+        () => undefined,
+        (err: unknown) => (isNotFound(err) ? true : undefined),
+      ),
+    'the namespace to be gone',
+  );
+}
+
 describe("the app's namespace", () => {
   it('is read or created once: an unchanged redeploy sends no Namespace request', async () => {
     await fleet.ok(['properties:set', APP, 'namespace', NAMESPACE, '--wait']);
@@ -58,15 +71,7 @@ describe("the app's namespace", () => {
   });
 
   it('deleted by hand, is created again by the next deploy (its retry)', async () => {
-    await fleet.core.deleteNamespace({ name: NAMESPACE });
-    await until(
-      () =>
-        fleet.core.readNamespace({ name: NAMESPACE }).then(
-          () => undefined,
-          (err: unknown) => (isNotFound(err) ? true : undefined),
-        ),
-      'the namespace to be gone',
-    );
+    await deleteNamespace();
     const from = fleet.sim.requests.entries().length;
     const out = await deploy();
     expect(out).toMatch(
@@ -81,5 +86,24 @@ describe("the app's namespace", () => {
     const deployments = await fleet.apps.listNamespacedDeployment({ namespace: NAMESPACE });
     expect(deployments.items.map((d) => d.metadata?.name)).toContain(`${APP}-web`);
     // (config-harbour's value went with the namespace: the deploy says so, lost-secrets.ts.)
+  });
+
+  it('deleted by hand before a deploy that makes a new revision: that revision fails, the retry deploys', async () => {
+    await deleteNamespace();
+    const out = await deploy('2');
+    expect(out).toMatch(/namespace harbour-ns no longer exists .*the retry creates it again/);
+    expect(out).toMatch(/namespace harbour-ns: created/);
+    const web = await fleet.apps.readNamespacedDeployment({ name: `${APP}-web`, namespace: NAMESPACE });
+    expect(web.spec?.template.spec?.containers[0]?.image).toBe(`registry.example.com/${APP}:2`);
+    // The first attempt's revision failed on the refused apply (history records what happened);
+    // the retry's revision is the deployed one.
+    const store = await fleet.store();
+    await until(() => (store.deployed(APP)?.revision ?? 0) > 2 || undefined, 'the retry revision');
+    expect(
+      store
+        .history(APP)
+        .map((r) => r.status)
+        .slice(-2),
+    ).toEqual(['failed', 'deployed']);
   });
 });
