@@ -197,6 +197,10 @@ const WORKFLOWS: Record<string, (app: string, run: Step) => Promise<unknown>> = 
   // A rollout that cannot pull its image: the failure names the pods' reason.
   async failedRollout(app, run) {
     fleet.sim.settings.unpullableImages.push(`registry.example.com/${app}:bad`);
+    // Fails after 3 s, not the default 300: the job's failure (and its reading of the pods' reason)
+    // happens within this workflow, instead of the CLI being stopped at step's 90 s bound while the
+    // worker still waits (which was most of this file's time).
+    await run(['properties:set', app, 'deploy-timeout', '3', '--wait']);
     // Fails (exit 1) as it should: not an error of this workflow.
     await run([
       'deploy',
@@ -368,8 +372,8 @@ describe('infra/deploy/rbac.yaml', () => {
     ).toEqual([]);
     expect(roles, 'a Role in infra/deploy/rbac.yaml').toEqual([]);
     expect([...all].filter((g) => g.includes('coordination.k8s.io/leases'))).toEqual([]);
-    // Ten workflows in a row, each a few deploys through a worker process: past the default 120 s
-    // on a loaded 2-core machine.
+    // Ten workflows in a row, each a few deploys through a worker process (about 16 s here): the
+    // bound is for a loaded 2-core machine.
   }, 400_000);
 
   // Needs `used`, filled by the test above (tests of a file run in order).
