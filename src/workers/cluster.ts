@@ -23,6 +23,7 @@ import {
   type SweepOptions,
 } from '../storage/index.ts';
 import { appSpecCodec } from './app-state.ts';
+import { KnownNamespaces } from './deploy/known-namespaces.ts';
 
 export interface Cluster {
   kube: KubeClients;
@@ -31,6 +32,11 @@ export interface Cluster {
   /** One record per app, with the spec its last successful job saved. */
   apps: AppRecords<AppSpec>;
   engine: ReleaseEngine;
+  /**
+   * App namespaces this connection read or created (ensureNamespace): read once, not per deploy;
+   * forgotten when a write finds one gone (src/workers/deploy/known-namespaces.ts).
+   */
+  namespaces: KnownNamespaces;
   /**
    * The orphan-chunk sweep of release storage (StoreMaintenance), for `prune`; its grace is
    * LONGSHORE_ORPHAN_GRACE_MS unless the caller passes `minAgeMs`.
@@ -99,6 +105,7 @@ export class ClusterConnection {
         history: store,
         apps: store.apps,
         engine,
+        namespaces: new KnownNamespaces(),
         sweepOrphans: (options) => store.sweepOrphans(options),
       },
       maintenance: store,

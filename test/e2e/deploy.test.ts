@@ -154,14 +154,15 @@ describe('deploy', () => {
       expect(out).toMatch(/shop: unchanged \(revision 1\)/);
     });
     expect(writes).toEqual([]);
-    // Reads: informer lists and watches only, plus the namespace check. The ownership check
-    // (src/workers/deploy/ownership.ts) reads the objects it already applied from those caches.
+    // Reads: informer lists and watches only. The ownership check (src/workers/deploy/ownership.ts)
+    // reads the objects it already applied from those caches, and the namespace this worker read at
+    // the first deploy is not read again (src/workers/deploy/known-namespaces.ts).
     const reads = fleet.sim.requests
       .entries()
       .slice(start)
       .filter((r) => r.verb !== 'list' && r.verb !== 'watch')
       .map((r) => `${r.verb} ${r.resource} ${r.namespace ?? ''}/${r.name ?? ''}`);
-    expect(reads).toEqual(['get /namespaces /default']);
+    expect(reads).toEqual([]);
     expect(store.history('shop')).toHaveLength(1);
   });
 

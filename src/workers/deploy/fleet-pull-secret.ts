@@ -35,6 +35,7 @@ import {
   globalCredentialGeneration,
   globalCredentialSnapshot,
 } from '../registry/global-credentials.ts';
+import { forgetIfGone } from './known-namespaces.ts';
 import { ensureNamespace } from './namespace.ts';
 import { interruptDecision } from './release-outcome.ts';
 import { type Rendered, renderChart } from './render.ts';
@@ -130,20 +131,22 @@ export async function upgradeFleetPullSecret(
   onlyOver?: number | null,
 ): Promise<UpgradeResult> {
   const plan = globalPullSecretPlan(app, namespace, credential);
-  await ensureNamespace(cluster.kube.core, namespace);
-  return cluster.engine.upgrade({
-    app,
-    release: releaseNames.pullSecret(app),
-    chart: plan.rendered.chart,
-    values: plan.values,
-    objects: plan.rendered.objects,
-    holder: ctx.idempotencyKey,
-    wait: false,
-    description: `fleet registry credential for ${credential.server}`,
-    ...(onlyOver !== undefined ? { onlyOver } : {}),
-    signal: ctx.signal,
-    onInterrupt: interruptDecision(ctx),
-  });
+  await ensureNamespace(cluster.kube.core, cluster.namespaces, namespace);
+  return forgetIfGone(cluster.namespaces, namespace, () =>
+    cluster.engine.upgrade({
+      app,
+      release: releaseNames.pullSecret(app),
+      chart: plan.rendered.chart,
+      values: plan.values,
+      objects: plan.rendered.objects,
+      holder: ctx.idempotencyKey,
+      wait: false,
+      description: `fleet registry credential for ${credential.server}`,
+      ...(onlyOver !== undefined ? { onlyOver } : {}),
+      signal: ctx.signal,
+      onInterrupt: interruptDecision(ctx),
+    }),
+  );
 }
 
 /** A logout ran meanwhile: what it uninstalls, this job may have written again after it. */

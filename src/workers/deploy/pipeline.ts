@@ -50,6 +50,7 @@ import { dryRunResult, namespaceMissing, planLine } from './dry-run.ts';
 import { followFleetCredential, globalPullSecretPlan, isFleetPullSecret } from './fleet-pull-secret.ts';
 import { autoscales, kedaServed } from './keda.ts';
 import { keptPullSecret } from './kept-pull-secret.ts';
+import { forgetIfGone } from './known-namespaces.ts';
 import { lostConfigMessage } from './lost-secrets.ts';
 import { checkMounts } from './mounts.ts';
 import { ensureNamespace } from './namespace.ts';
@@ -104,10 +105,28 @@ export async function runAppPipeline(
   cluster: Cluster,
   change: AppChange,
 ): Promise<PipelineResult> {
-  const { history, apps, engine, kube } = cluster;
   const spec = validSpec(change.spec);
-  const app = spec.app;
   const namespace = namespaceOf(spec);
+  // The namespace is read once per connection (ensureNamespace): a write that finds it deleted by
+  // hand since forgets it, and the job's retry creates it again (known-namespaces.ts).
+  const result = await forgetIfGone(cluster.namespaces, namespace, () =>
+    runValidated(ctx, cluster, change, spec, namespace),
+  );
+  const { postdeploy } = result;
+  return postdeploy
+    ? { ...result, postdeploy: () => forgetIfGone(cluster.namespaces, namespace, postdeploy) }
+    : result;
+}
+
+async function runValidated(
+  ctx: HandlerContext<unknown>,
+  cluster: Cluster,
+  change: AppChange,
+  spec: AppSpec,
+  namespace: string,
+): Promise<PipelineResult> {
+  const { history, apps, engine, kube } = cluster;
+  const app = spec.app;
   const holder = ctx.idempotencyKey;
   const onInterrupt = interruptDecision(ctx);
   const dryRun = ctx.dryRun === true;
@@ -192,7 +211,7 @@ export async function runAppPipeline(
       await ctx.log(`namespace ${namespace}: would be created`);
     }
   } else if (writesSecrets) {
-    const created = await ensureNamespace(kube.core, namespace);
+    const created = await ensureNamespace(kube.core, cluster.namespaces, namespace);
     if (created === 'created') await ctx.log(`namespace ${namespace}: created`);
   }
   /** A dry run's plan of a release, in place of its write; logged as the real run logs its outcome. */

@@ -9,6 +9,7 @@ import { ReleaseEngine } from '../../../src/releases/index.ts';
 import { MemoryAppRecords, MemoryReleaseHistory } from '../../../src/storage/index.ts';
 import { appSpecCodec, loadAppState } from '../../../src/workers/app-state.ts';
 import type { Cluster } from '../../../src/workers/cluster.ts';
+import { KnownNamespaces } from '../../../src/workers/deploy/known-namespaces.ts';
 import { TEST_SECRET_DIGEST_KEY } from '../../fixtures/digest-key.ts';
 import { MemoryCluster } from '../../fixtures/releases/memory-cluster.ts';
 
@@ -21,7 +22,14 @@ function cluster(): Cluster {
     secretDigestKey: TEST_SECRET_DIGEST_KEY,
   });
   // The jobs' code reads no Kubernetes client here.
-  return { kube: undefined as never, history, apps, engine, sweepOrphans: async () => 0 };
+  return {
+    kube: undefined as never,
+    history,
+    apps,
+    engine,
+    namespaces: new KnownNamespaces(),
+    sweepOrphans: async () => 0,
+  };
 }
 
 describe('loadAppState', () => {
