@@ -21,6 +21,11 @@ export class ChunkCache {
     return hit.data;
   }
 
+  /** Whether the chunk is held, without marking it used. */
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
   set(name: string, data: ChunkData): void {
     let bytes = 0;
     for (const [key, value] of data) bytes += key.length + value.byteLength;

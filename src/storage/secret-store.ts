@@ -15,6 +15,7 @@ import { ensureAppSecret, SecretAppRecords } from './app-record-secrets.ts';
 import { RAW_SPEC, type SpecCodec } from './app-records.ts';
 import { ChunkCache } from './chunk-cache.ts';
 import { ChunkReader, EntryProblem } from './chunk-reader.ts';
+import { ChunkTail } from './chunk-tail.ts';
 import { allIndexes, revisionsOf, type StorageContext, type StoreHooks } from './context.ts';
 import { decodeContent } from './entries.ts';
 import { IndexView } from './index-view.ts';
@@ -60,6 +61,11 @@ export interface SecretReleaseStoreOptions<Spec = unknown> {
   chunkBytes?: number;
   /** Memory for cached chunk contents. Default 64 MiB. */
   chunkCacheBytes?: number;
+  /**
+   * Watch new chunks into that cache as they are written, by any worker (chunk-tail.ts). Default
+   * true; false leaves the cache to this process's own writes and GETs.
+   */
+  tailChunks?: boolean;
   /** Revisions `prune` keeps by default (0: unlimited). Default 10. */
   historyMax?: number;
   /** Chunks younger than this are never swept as orphans. Default 10 minutes. */
@@ -88,6 +94,7 @@ export const STORE_DEFAULTS = {
 
 export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, StoreMaintenance {
   private readonly ctx: StorageContext;
+  private readonly tail?: ChunkTail;
   /** The app records, sharing this store's caches. */
   readonly apps: SecretAppRecords<Spec>;
 
@@ -128,6 +135,16 @@ export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, Store
       now: options.now ?? (() => new Date()),
     };
     this.apps = new SecretAppRecords(this.ctx, options.spec ?? (RAW_SPEC as SpecCodec<Spec>));
+    if (options.tailChunks ?? true) {
+      this.tail = new ChunkTail({
+        kc,
+        core,
+        namespace,
+        cache: this.ctx.reader.cache,
+        bad: this.ctx.reader.bad,
+        ...(options.onInformerError ? { onError: options.onInformerError } : {}),
+      });
+    }
   }
 
   get namespace(): string {
@@ -139,13 +156,20 @@ export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, Store
     return this.ctx.reader.cache.bytes;
   }
 
+  /** Chunks the tail put into the cache (0 without a tail). */
+  get tailedChunks(): number {
+    return this.tail?.received ?? 0;
+  }
+
   async start(): Promise<void> {
+    // The tail first: a chunk written while the informers list is then already on its way here.
+    await this.tail?.start();
     await Promise.all([this.ctx.indexes.start(), this.ctx.apps.start()]);
     await Promise.all([this.ctx.indexes.synced(), this.ctx.apps.synced()]);
   }
 
   async stop(): Promise<void> {
-    await Promise.all([this.ctx.indexes.stop(), this.ctx.apps.stop()]);
+    await Promise.all([this.ctx.indexes.stop(), this.ctx.apps.stop(), this.tail?.stop()]);
   }
 
   history(release: string): RevisionInfo[] {
