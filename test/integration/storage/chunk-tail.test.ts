@@ -72,7 +72,11 @@ describe('release storage: the chunk tail', () => {
 
   it('resumes after a dropped watch and after compaction (410 Gone)', async () => {
     const reader = await h.store();
-    for (const cut of [() => h.sim.dropWatches(), () => (h.sim.compact(), h.sim.dropWatches())]) {
+    const compactAndDrop = () => {
+      h.sim.compact();
+      h.sim.dropWatches();
+    };
+    for (const cut of [() => h.sim.dropWatches(), compactAndDrop]) {
       cut();
       // Chunks written while the tail reconnects may be missed (they would be fetched when read):
       // write until one arrives, bounded, then the next revision must come through the watch.
