@@ -1,11 +1,9 @@
 /**
  * `kubectl get KIND -o wide` with the real kubectl 1.33 for every kind kube-sim's discovery lists
- * as listable: the header kubectl prints is the kind's full column list (every priority, as `-o
- * wide` shows them), upper-cased, from kube-sim's printer definitions, which follow upstream's
- * (kubernetes/kubernetes pkg/printers/internalversion/printers.go, AddHandlers; the unit tests in
- * test/unit/kube-sim/printing compare them with upstream's names). The kinds come from discovery,
- * so a kind added to kube-sim is covered without touching this file, and one without a printer
- * definition fails here instead of printing the default NAME, CREATED AT table.
+ * as listable: the header kubectl prints must be upstream's full column list for the kind (every
+ * priority, as `-o wide` shows them), and kube-sim's printer definition must be that list too.
+ * The kinds come from discovery, so a kind added to kube-sim is covered without touching the loop,
+ * and fails here until it has a printer definition and its upstream columns are written below.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInPrinterFor } from '../../../infra/kube-sim/printing/printers.ts';
@@ -15,6 +13,128 @@ import { type KubeCli, kubeCli } from '../../helpers/kubectl.ts';
 import { type SimClients, startSimWithClients } from '../../helpers/sim.ts';
 
 const ns = 'wide';
+
+/**
+ * Upstream's column names, wide ones included, by `group/Kind`: kubernetes/kubernetes 1.33
+ * pkg/printers/internalversion/printers.go AddHandlers (`*ColumnDefinitions`), upper-cased as
+ * kubectl prints them. events.k8s.io Events are served by the core Event storage, so print alike;
+ * CustomResourceDefinitions have no printer upstream (apiextensions-apiserver serves them with
+ * k8s.io/apiserver's DefaultTableConvertor: NAME, CREATED AT).
+ */
+const CONTAINERS = ['CONTAINERS', 'IMAGES', 'SELECTOR'];
+const EVENT = [
+  'LAST SEEN',
+  'TYPE',
+  'REASON',
+  'OBJECT',
+  'SUBOBJECT',
+  'SOURCE',
+  'MESSAGE',
+  'FIRST SEEN',
+  'COUNT',
+  'NAME',
+];
+const BINDING = ['NAME', 'ROLE', 'AGE', 'USERS', 'GROUPS', 'SERVICEACCOUNTS'];
+const UPSTREAM_COLUMNS: Record<string, string[]> = {
+  '/ConfigMap': ['NAME', 'DATA', 'AGE'],
+  '/Event': EVENT,
+  'events.k8s.io/Event': EVENT,
+  '/Namespace': ['NAME', 'STATUS', 'AGE'],
+  '/PersistentVolumeClaim': [
+    'NAME',
+    'STATUS',
+    'VOLUME',
+    'CAPACITY',
+    'ACCESS MODES',
+    'STORAGECLASS',
+    'VOLUMEATTRIBUTESCLASS',
+    'AGE',
+    'VOLUMEMODE',
+  ],
+  '/PersistentVolume': [
+    'NAME',
+    'CAPACITY',
+    'ACCESS MODES',
+    'RECLAIM POLICY',
+    'STATUS',
+    'CLAIM',
+    'STORAGECLASS',
+    'VOLUMEATTRIBUTESCLASS',
+    'REASON',
+    'AGE',
+    'VOLUMEMODE',
+  ],
+  '/Pod': ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES'],
+  '/Secret': ['NAME', 'TYPE', 'DATA', 'AGE'],
+  '/ServiceAccount': ['NAME', 'SECRETS', 'AGE'],
+  '/Service': ['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', 'SELECTOR'],
+  '/Node': [
+    'NAME',
+    'STATUS',
+    'ROLES',
+    'AGE',
+    'VERSION',
+    'INTERNAL-IP',
+    'EXTERNAL-IP',
+    'OS-IMAGE',
+    'KERNEL-VERSION',
+    'CONTAINER-RUNTIME',
+  ],
+  '/Endpoints': ['NAME', 'ENDPOINTS', 'AGE'],
+  'apps/Deployment': ['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE', ...CONTAINERS],
+  'apps/ReplicaSet': ['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE', ...CONTAINERS],
+  'apps/StatefulSet': ['NAME', 'READY', 'AGE', 'CONTAINERS', 'IMAGES'],
+  'apps/DaemonSet': [
+    'NAME',
+    'DESIRED',
+    'CURRENT',
+    'READY',
+    'UP-TO-DATE',
+    'AVAILABLE',
+    'NODE SELECTOR',
+    'AGE',
+    ...CONTAINERS,
+  ],
+  'apps/ControllerRevision': ['NAME', 'CONTROLLER', 'REVISION', 'AGE'],
+  'batch/CronJob': [
+    'NAME',
+    'SCHEDULE',
+    'TIMEZONE',
+    'SUSPEND',
+    'ACTIVE',
+    'LAST SCHEDULE',
+    'AGE',
+    ...CONTAINERS,
+  ],
+  'batch/Job': ['NAME', 'STATUS', 'COMPLETIONS', 'DURATION', 'AGE', ...CONTAINERS],
+  'coordination.k8s.io/Lease': ['NAME', 'HOLDER', 'AGE'],
+  'networking.k8s.io/Ingress': ['NAME', 'CLASS', 'HOSTS', 'ADDRESS', 'PORTS', 'AGE'],
+  'networking.k8s.io/IngressClass': ['NAME', 'CONTROLLER', 'PARAMETERS', 'AGE'],
+  'storage.k8s.io/StorageClass': [
+    'NAME',
+    'PROVISIONER',
+    'RECLAIMPOLICY',
+    'VOLUMEBINDINGMODE',
+    'ALLOWVOLUMEEXPANSION',
+    'AGE',
+  ],
+  'apiextensions.k8s.io/CustomResourceDefinition': ['NAME', 'CREATED AT'],
+  'discovery.k8s.io/EndpointSlice': ['NAME', 'ADDRESSTYPE', 'PORTS', 'ENDPOINTS', 'AGE'],
+  'autoscaling/HorizontalPodAutoscaler': [
+    'NAME',
+    'REFERENCE',
+    'TARGETS',
+    'MINPODS',
+    'MAXPODS',
+    'REPLICAS',
+    'AGE',
+  ],
+  'policy/PodDisruptionBudget': ['NAME', 'MIN AVAILABLE', 'MAX UNAVAILABLE', 'ALLOWED DISRUPTIONS', 'AGE'],
+  'rbac.authorization.k8s.io/Role': ['NAME', 'CREATED AT'],
+  'rbac.authorization.k8s.io/ClusterRole': ['NAME', 'CREATED AT'],
+  'rbac.authorization.k8s.io/RoleBinding': BINDING,
+  'rbac.authorization.k8s.io/ClusterRoleBinding': BINDING,
+};
 
 interface DiscoveredResource {
   group: string;
@@ -73,11 +193,14 @@ describe('kubectl get -o wide for every served kind', () => {
   });
   afterAll(() => c.sim.stop());
 
-  it('prints each kind with the columns of its printer definition', async () => {
+  it("prints each kind with upstream's columns, as its printer definition has them", async () => {
     // Sanity bound: kube-sim serves over thirty listable kinds; an empty discovery must not pass.
     expect(listable.length).toBeGreaterThan(30);
-    const noPrinter = listable.filter((t) => !builtInPrinterFor(t)).map((t) => `${t.group}/${t.kind}`);
+    const key = (t: ResourceType) => `${t.group}/${t.kind}`;
+    const noPrinter = listable.filter((t) => !builtInPrinterFor(t)).map(key);
     expect(noPrinter, 'kinds without a printer definition (infra/kube-sim/printing/printers.ts)').toEqual([]);
+    const noUpstream = listable.filter((t) => !UPSTREAM_COLUMNS[key(t)]).map(key);
+    expect(noUpstream, 'kinds whose upstream columns are not in UPSTREAM_COLUMNS above').toEqual([]);
     const mismatches: string[] = [];
     for (const type of listable) {
       // One object of the kind, so kubectl has a row and prints the header.
@@ -93,10 +216,16 @@ describe('kubectl get -o wide for every served kind', () => {
       const got = await cli.kubectl(args);
       expect(got.stderr, `kubectl ${args.join(' ')}`).toBe('');
       const header = (got.stdout.split('\n')[0] ?? '').trim().split(/\s{2,}/);
-      const expected = (builtInPrinterFor(type)?.columns ?? []).map((col) => col.name.toUpperCase());
+      const expected = UPSTREAM_COLUMNS[key(type)] ?? [];
+      const defined = (builtInPrinterFor(type)?.columns ?? []).map((col) => col.name.toUpperCase());
       if (JSON.stringify(header) !== JSON.stringify(expected)) {
         mismatches.push(
-          `${type.group}/${type.kind}: got ${header.join(' | ')}; want ${expected.join(' | ')}`,
+          `${key(type)}: kubectl printed ${header.join(' | ')}; upstream ${expected.join(' | ')}`,
+        );
+      }
+      if (JSON.stringify(defined) !== JSON.stringify(expected)) {
+        mismatches.push(
+          `${key(type)}: kube-sim defines ${defined.join(' | ')}; upstream ${expected.join(' | ')}`,
         );
       }
     }
