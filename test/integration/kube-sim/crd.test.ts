@@ -1,6 +1,7 @@
 /**
  * CustomResourceDefinitions with the real kubectl 1.33 and @kubernetes/client-node: cert-manager's
- * Certificate and KEDA's ScaledObject CRDs applied from their published manifests
+ * Certificate, Issuer and ClusterIssuer and KEDA's ScaledObject CRDs applied from their published
+ * manifests
  * (test/fixtures/kube-sim/crds), established, served (discovery, OpenAPI, CRUD, watch, status),
  * their objects pruned, defaulted and validated by the schema, and gone with their CRD.
  */
@@ -15,6 +16,8 @@ import { until } from '../../helpers/wait.ts';
 const FIXTURES = join(import.meta.dirname, '../../fixtures/kube-sim/crds');
 const CERTIFICATES = join(FIXTURES, 'cert-manager.io_certificates.yaml');
 const SCALED_OBJECTS = join(FIXTURES, 'keda.sh_scaledobjects.yaml');
+const ISSUERS = join(FIXTURES, 'cert-manager.io_issuers.yaml');
+const CLUSTER_ISSUERS = join(FIXTURES, 'cert-manager.io_clusterissuers.yaml');
 const ns = 'apps';
 
 const certificate = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -508,5 +511,268 @@ describe('CRD validation and schema defaulting', () => {
       () => (c.sim.store.get('/configmaps', 'default', 'owned') ? undefined : true),
       'the owned ConfigMap to be collected',
     );
+  });
+});
+
+/**
+ * cert-manager's Issuer and ClusterIssuer CRDs (test/fixtures/kube-sim/crds, 118 kB each: the ACME
+ * solvers' pod template schema) applied with the real kubectl, and objects of both read back
+ * through the CRDs' additionalPrinterColumns (Ready, Status at priority 1, Age).
+ */
+describe('cert-manager Issuer and ClusterIssuer', () => {
+  let c: SimClients;
+  let cli: KubeCli;
+  let custom: k8s.CustomObjectsApi;
+  const issuerNs = 'certs';
+  const issuers = { group: 'cert-manager.io', version: 'v1', namespace: issuerNs, plural: 'issuers' };
+  const clusterIssuers = { group: 'cert-manager.io', version: 'v1', plural: 'clusterissuers' };
+  const acme = (solvers: unknown[]) => ({
+    server: 'https://acme.example.com/directory',
+    email: 'ops@example.com',
+    privateKeySecretRef: { name: 'acme-account' },
+    solvers,
+  });
+  const issuer = (name: string, spec: Record<string, unknown>) => ({
+    apiVersion: 'cert-manager.io/v1',
+    kind: 'Issuer',
+    metadata: { name, namespace: issuerNs },
+    spec,
+  });
+  const clusterIssuer = (name: string, spec: Record<string, unknown>) => ({
+    apiVersion: 'cert-manager.io/v1',
+    kind: 'ClusterIssuer',
+    metadata: { name },
+    spec,
+  });
+
+  beforeAll(async () => {
+    c = await startSimWithClients({ controllers: false });
+    cli = await kubeCli(c.sim);
+    custom = c.kc.makeApiClient(k8s.CustomObjectsApi);
+    await c.core.createNamespace({ body: { metadata: { name: issuerNs } } });
+  });
+  afterAll(() => c.sim.stop());
+
+  it('applies the published CRDs with kubectl and establishes them', async () => {
+    const applied = await cli.kubectl(['apply', '-f', ISSUERS, '-f', CLUSTER_ISSUERS]);
+    expect(applied.stderr).toBe('');
+    expect(applied.stdout.trim().split('\n')).toEqual([
+      'customresourcedefinition.apiextensions.k8s.io/issuers.cert-manager.io created',
+      'customresourcedefinition.apiextensions.k8s.io/clusterissuers.cert-manager.io created',
+    ]);
+    const waited = await cli.kubectl([
+      'wait',
+      '--for',
+      'condition=established',
+      '--timeout=20s',
+      'crd/issuers.cert-manager.io',
+      'crd/clusterissuers.cert-manager.io',
+    ]);
+    expect(waited.stderr).toBe('');
+    const resources = await cli.kubectl(['api-resources', '--api-group', 'cert-manager.io', '--no-headers']);
+    expect(
+      resources.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.trim().split(/\s+/)),
+    ).toEqual([
+      ['clusterissuers', 'cert-manager.io/v1', 'false', 'ClusterIssuer'],
+      ['issuers', 'cert-manager.io/v1', 'true', 'Issuer'],
+    ]);
+    const explained = await cli.kubectl(['explain', 'clusterissuer.spec.acme.privateKeySecretRef']);
+    expect(explained.stderr).toBe('');
+    expect(explained.stdout).toContain('name\t<string>');
+  });
+
+  it('creates a selfSigned Issuer and an ACME ClusterIssuer and prints them with the CRD columns', async () => {
+    const manifests = [
+      issuer('selfsigned', { selfSigned: {} }),
+      clusterIssuer('letsencrypt', { acme: acme([{ http01: { ingress: { class: 'nginx' } } }]) }),
+    ];
+    const applied = await cli.kubectl(
+      ['apply', '-f', '-'],
+      manifests.map((m) => JSON.stringify(m)).join('\n'),
+    );
+    expect(applied.stderr).toBe('');
+    expect(applied.stdout.trim().split('\n')).toEqual([
+      'issuer.cert-manager.io/selfsigned created',
+      'clusterissuer.cert-manager.io/letsencrypt created',
+    ]);
+    // What cert-manager's controller would write once the account is registered.
+    for (const [path, name, message] of [
+      [issuers, 'selfsigned', 'Signing CA verified'],
+      [clusterIssuers, 'letsencrypt', 'The ACME account was registered with the ACME server'],
+    ] as const) {
+      const status = {
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: name === 'selfsigned' ? 'IsReady' : 'ACMEAccountRegistered',
+            message,
+            lastTransitionTime: '2026-01-02T03:04:05Z',
+          },
+        ],
+      };
+      const url = `${c.sim.url}/apis/cert-manager.io/v1/${'namespace' in path ? `namespaces/${issuerNs}/` : ''}${path.plural}/${name}/status`;
+      const res = await fetch(url, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/merge-patch+json' },
+        body: JSON.stringify({ status }),
+      });
+      expect(res.status, await res.text()).toBe(200);
+    }
+
+    const got = await cli.kubectl(['get', 'issuers,clusterissuers', '-n', issuerNs]);
+    expect(got.stderr).toBe('');
+    const blocks = got.stdout.trim().split('\n\n');
+    expect(blocks.map((b) => b.split('\n').map((line) => line.trim().split(/\s{2,}/)))).toEqual([
+      [
+        ['NAME', 'READY', 'AGE'],
+        ['issuer.cert-manager.io/selfsigned', 'True', expect.stringMatching(/^\d+s$/)],
+      ],
+      [
+        ['NAME', 'READY', 'AGE'],
+        ['clusterissuer.cert-manager.io/letsencrypt', 'True', expect.stringMatching(/^\d+s$/)],
+      ],
+    ]);
+    // Status has priority 1: only with -o wide, between Ready and Age as the CRD orders them.
+    const wide = await cli.kubectl(['get', 'clusterissuers', '-o', 'wide']);
+    expect(wide.stderr).toBe('');
+    expect(
+      wide.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.trim().split(/\s{2,}/)),
+    ).toEqual([
+      ['NAME', 'READY', 'STATUS', 'AGE'],
+      [
+        'letsencrypt',
+        'True',
+        'The ACME account was registered with the ACME server',
+        expect.stringMatching(/^\d+s$/),
+      ],
+    ]);
+    const issuerWide = await cli.kubectl(['get', 'issuers', '-n', issuerNs, '-o', 'wide']);
+    expect(
+      issuerWide.stdout
+        .split('\n')[0]
+        ?.trim()
+        .split(/\s{2,}/),
+    ).toEqual(['NAME', 'READY', 'STATUS', 'AGE']);
+  });
+
+  it('prunes unknown fields, keeps the webhook config (preserve-unknown-fields) and defaults parentRefs', async () => {
+    const created = (await custom.createClusterCustomObject({
+      ...clusterIssuers,
+      body: clusterIssuer('pruned', {
+        acme: acme([
+          {
+            http01: { ingress: { class: 'nginx', colour: 'blue' } },
+            selector: { dnsZones: ['example.com'], weight: 3 },
+          },
+          {
+            dns01: {
+              webhook: {
+                groupName: 'acme.example.com',
+                solverName: 'example',
+                config: { apiKey: { nested: [1, 2] }, anything: true },
+              },
+            },
+          },
+          {
+            http01: { gatewayHTTPRoute: { parentRefs: [{ name: 'gateway' }] } },
+          },
+        ]),
+      }),
+      fieldValidation: 'Ignore',
+    })) as { spec: { acme: { solvers: unknown[] }; colour?: unknown } };
+    expect(created.spec.acme.solvers).toEqual([
+      { http01: { ingress: { class: 'nginx' } }, selector: { dnsZones: ['example.com'] } },
+      {
+        dns01: {
+          webhook: {
+            groupName: 'acme.example.com',
+            solverName: 'example',
+            config: { apiKey: { nested: [1, 2] }, anything: true },
+          },
+        },
+      },
+      // The schema's defaults for a Gateway API parentRef.
+      {
+        http01: {
+          gatewayHTTPRoute: {
+            parentRefs: [{ name: 'gateway', group: 'gateway.networking.k8s.io', kind: 'Gateway' }],
+          },
+        },
+      },
+    ]);
+    const issuerCreated = (await custom.createNamespacedCustomObject({
+      ...issuers,
+      body: {
+        ...issuer('pruned', { selfSigned: { crlDistributionPoints: ['http://crl.example'] } }),
+        extra: 1,
+      },
+      fieldValidation: 'Ignore',
+    })) as Record<string, unknown>;
+    expect(issuerCreated).not.toHaveProperty('extra');
+    expect(issuerCreated.spec).toEqual({ selfSigned: { crlDistributionPoints: ['http://crl.example'] } });
+
+    // kubectl asks for Strict: the same unknown field is refused, with the path in the schema.
+    const strict = await cli.kubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify(issuer('strict', { selfSigned: { colour: 'blue' } })),
+    );
+    expect(strict.code).not.toBe(0);
+    expect(strict.stderr.trim()).toBe(
+      'Error from server (BadRequest): error when creating "STDIN": Issuer in version "v1" cannot be handled as a Issuer: strict decoding error: unknown field "spec.selfSigned.colour"',
+    );
+  });
+
+  it('refuses wrong types, missing required fields and bad enum and pattern values (422 with upstream texts)', async () => {
+    const wrongType = await statusOf(
+      custom.createNamespacedCustomObject({
+        ...issuers,
+        body: issuer('bad', { selfSigned: { crlDistributionPoints: 'http://crl.example' } }),
+      }),
+    );
+    expect(wrongType.code).toBe(422);
+    expect(wrongType.message).toBe(
+      'Issuer.cert-manager.io "bad" is invalid: spec.selfSigned.crlDistributionPoints: Invalid value: "string": spec.selfSigned.crlDistributionPoints in body must be of type array: "string"',
+    );
+    const missing = await statusOf(
+      custom.createClusterCustomObject({
+        ...clusterIssuers,
+        body: clusterIssuer('bad', {
+          acme: { privateKeySecretRef: {}, solvers: [{ dns01: { cnameStrategy: 'Sometimes' } }] },
+        }),
+      }),
+    );
+    expect(missing.code).toBe(422);
+    // An object's own required list first, then its properties (kube-openapi's objectValidator).
+    expect(missing.message).toBe(
+      'ClusterIssuer.cert-manager.io "bad" is invalid: [spec.acme.server: Required value, spec.acme.privateKeySecretRef.name: Required value, spec.acme.solvers[0].dns01.cnameStrategy: Unsupported value: "Sometimes": supported values: "None", "Follow"]',
+    );
+    const kubectl = await cli.kubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify(
+        clusterIssuer('bad', {
+          acme: acme([
+            { http01: { gatewayHTTPRoute: { parentRefs: [{ name: 'g', kind: '-not-a-kind' }] } } },
+          ]),
+        }),
+      ),
+    );
+    expect(kubectl.stderr.trim()).toBe(
+      'The ClusterIssuer "bad" is invalid: spec.acme.solvers[0].http01.gatewayHTTPRoute.parentRefs[0].kind: Invalid value: "-not-a-kind": spec.acme.solvers[0].http01.gatewayHTTPRoute.parentRefs[0].kind in body should match \'^[a-zA-Z]([-a-zA-Z0-9]*[a-zA-Z0-9])?$\'',
+    );
+    // The spec is required by the schema's top level.
+    const noSpec = await statusOf(
+      custom.createNamespacedCustomObject({
+        ...issuers,
+        body: { apiVersion: 'cert-manager.io/v1', kind: 'Issuer', metadata: { name: 'nospec' } },
+      }),
+    );
+    expect(noSpec.message).toBe('Issuer.cert-manager.io "nospec" is invalid: spec: Required value');
   });
 });
