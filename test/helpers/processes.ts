@@ -24,10 +24,18 @@ export interface Proc {
 
 const running = new Set<ChildProcess>();
 
-/** Starts `node [--import tsx] file args…` with the given environment added to the test's own. */
-export function startProcess(file: string, args: string[], env: Record<string, string>): Proc {
+/**
+ * Starts `node [--import tsx] file args…` with the given environment added to the test's own;
+ * `node` is the test's own unless given (the image test runs the image's Node release).
+ */
+export function startProcess(
+  file: string,
+  args: string[],
+  env: Record<string, string>,
+  node: string = process.execPath,
+): Proc {
   const useTsx = file.endsWith('.ts');
-  const child = spawn(process.execPath, [...(useTsx ? ['--import', 'tsx'] : []), file, ...args], {
+  const child = spawn(node, [...(useTsx ? ['--import', 'tsx'] : []), file, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

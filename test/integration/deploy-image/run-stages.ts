@@ -2,13 +2,14 @@
  * Runs a parsed Dockerfile's stages without Docker: each stage gets a directory standing for its
  * filesystem root (`/app` of the image is `<root>/app`), COPY copies from the build context or an
  * earlier stage's root, RUN runs the command through /bin/sh in the WORKDIR with the stage's ENV.
- * The base image is this machine's Node (the test checks it is the same major version). npm runs
+ * The base image's Node is the caller's `toolchain`: a directory with `node` and `npm` first on
+ * the PATH (image-node.ts: a release of the image's Node major, not this machine's Node). npm runs
  * with `offline` set (npm_config_offline, npm's own setting), from the local npm cache: the
  * commands themselves run exactly as written.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, statSync } from 'node:fs';
-import { basename, join, posix } from 'node:path';
+import { basename, delimiter, join, posix } from 'node:path';
 import type { Instruction, Stage } from './dockerfile.ts';
 
 export interface StageResult {
@@ -24,7 +25,12 @@ export interface StageResult {
   runs: { command: string; ms: number }[];
 }
 
-export function runStages(stages: Stage[], context: string, scratch: string): Map<string, StageResult> {
+export function runStages(
+  stages: Stage[],
+  context: string,
+  scratch: string,
+  toolchain: { bin: string; node: string },
+): Map<string, StageResult> {
   const done = new Map<string, StageResult>();
   for (const stage of stages) {
     const result: StageResult = {
@@ -38,7 +44,7 @@ export function runStages(stages: Stage[], context: string, scratch: string): Ma
       runs: [],
     };
     mkdirSync(result.root, { recursive: true });
-    for (const step of stage.steps) apply(step, result, context, done);
+    for (const step of stage.steps) apply(step, result, context, done, toolchain);
     done.set(stage.name, result);
   }
   return done;
@@ -61,6 +67,7 @@ function apply(
   result: StageResult,
   context: string,
   done: Map<string, StageResult>,
+  toolchain: { bin: string; node: string },
 ): void {
   switch (step.kind) {
     case 'WORKDIR':
@@ -107,7 +114,17 @@ function apply(
       const started = Date.now();
       execFileSync('/bin/sh', ['-c', step.command], {
         cwd: inRoot(result, '.'),
-        env: { ...baseEnv(), ...result.env, npm_config_offline: 'true', npm_config_update_notifier: 'false' },
+        env: {
+          ...baseEnv(),
+          ...result.env,
+          PATH: `${toolchain.bin}${delimiter}${process.env.PATH ?? ''}`,
+          // `npm run test:image` names its own (this machine's) node in these; a tool reading them
+          // would run that one instead of the image's.
+          NODE: toolchain.node,
+          npm_node_execpath: toolchain.node,
+          npm_config_offline: 'true',
+          npm_config_update_notifier: 'false',
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
         maxBuffer: 64 * 1024 * 1024,
       });
