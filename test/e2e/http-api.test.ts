@@ -6,8 +6,11 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/dev/private-redis.ts';
+import { JobClient } from '../../src/jobs/client.ts';
+import { BODY_LIMIT_BYTES } from '../../src/producers/http/server.ts';
 import { newToken } from '../../src/producers/http/tokens.ts';
 import { signBody } from '../../src/producers/http/webhooks.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
@@ -16,6 +19,8 @@ import { CLI, type Proc, startProcess } from '../helpers/processes.ts';
 let fleet: DeployFleet;
 let serve: Proc;
 let base: string;
+let redis: Redis;
+let jobs: JobClient;
 const writer = newToken('ci', 'write');
 const reader = newToken('dashboard', 'read');
 const limitedReader = newToken('poller', 'read');
@@ -83,15 +88,25 @@ async function events(id: string): Promise<[string, ReturnType<typeof JSON.parse
     });
 }
 
+/** Every job the queue holds, in any state, across its shards: "nothing enqueued" is this unchanged. */
+async function jobCount(): Promise<number> {
+  const counts = await Promise.all(jobs.queues.map((queue) => queue.getJobCounts()));
+  return counts.flatMap((c) => Object.values(c)).reduce((a, b) => a + b, 0);
+}
+
 beforeAll(async () => {
   fleet = await startDeployFleet();
   await fleet.startWorker();
+  redis = fleet.redis.connect();
+  jobs = new JobClient(redis, { attempts: 1, backoffMs: 50 });
   const started = await startServe();
   serve = started.proc;
   base = started.url;
 });
 
 afterAll(async () => {
+  await jobs?.close();
+  redis?.disconnect();
   serve?.kill('SIGTERM');
   await fleet?.stop();
 });
@@ -117,6 +132,43 @@ describe('the HTTP API', () => {
     });
     expect(readOnly.status).toBe(403);
     expect(readOnly.json.message).toBe('the token "dashboard" has the read scope; this needs write');
+  });
+
+  it('refuses a body over the limit with 413 before reading it, and enqueues nothing', async () => {
+    const before = await jobCount();
+    const big = JSON.stringify({ image: 'nginx:1.27', labels: { x: 'a'.repeat(BODY_LIMIT_BYTES) } });
+    const tooLarge = await call('POST', '/api/v1/apps/shop/deploys', { token: writer.token, raw: big });
+    expect(tooLarge).toMatchObject({
+      status: 413,
+      json: {
+        error: 'payload_too_large',
+        message: `the request body is over ${BODY_LIMIT_BYTES} bytes, the API's limit; nothing was enqueued`,
+      },
+    });
+    // Without a Content-Length (chunked), refused once the limit's bytes have arrived.
+    const chunks = [big.slice(0, BODY_LIMIT_BYTES / 2), big.slice(BODY_LIMIT_BYTES / 2)];
+    const streamed = await fetch(`${base}/api/v1/apps/shop/deploys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' },
+      body: new ReadableStream({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next === undefined) controller.close();
+          else controller.enqueue(new TextEncoder().encode(next));
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { error: string }).error).toBe('payload_too_large');
+    // Just under the limit, the body is read, and refused by the job payload's own limit.
+    const payloadLimit = await call('POST', '/api/v1/apps/shop/deploys', {
+      token: writer.token,
+      body: { image: 'nginx:1.27', labels: { x: 'a'.repeat(BODY_LIMIT_BYTES - 100) } },
+    });
+    expect(payloadLimit.status).toBe(400);
+    expect(payloadLimit.json.issues[0].path).toBe('payload');
+    expect(await jobCount()).toBe(before);
   });
 
   it('deploys, and streams the job as server-sent events with the outcome last', async () => {
@@ -392,6 +444,16 @@ describe('push webhooks', () => {
       `sha256=${signBody(WEBHOOK_SECRET, body)}`,
     );
     expect(tampered.status).toBe(401);
+  });
+
+  it('refuses a delivery over the body limit with 413, before its signature is read', async () => {
+    const before = await jobCount();
+    const body = push({ commits: [{ message: 'a'.repeat(BODY_LIMIT_BYTES) }] });
+    const tooLarge = await github(body, 'd-huge');
+    expect(tooLarge).toMatchObject({ status: 413, json: { error: 'payload_too_large' } });
+    expect(await jobCount()).toBe(before);
+    // Not remembered: the delivery id was never claimed.
+    expect(await redis.exists('longshore:webhook-delivery:github:d-huge')).toBe(0);
   });
 
   it('answers a ping, and ignores other events, branches, tags and deletions', async () => {

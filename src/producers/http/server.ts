@@ -3,7 +3,7 @@
  * `/api/v1` route but `health` needs a bearer token (tokens.ts); writes need a `write` token.
  * Bodies are validated by the same zod contracts before anything is enqueued; errors are JSON
  * `{ error, message, issues? }` with the status a client acts on (400 bad input, 401/403 auth, 404,
- * 409 refused, 429 rate limit, 503 when Redis is unreachable). docs/http-api.md.
+ * 409 refused, 413 body too large, 429 rate limit, 503 when Redis is unreachable). docs/http-api.md.
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -77,8 +77,17 @@ async function appOf(request: FastifyRequest): Promise<string> {
   return app;
 }
 
+/**
+ * The largest request body taken, webhooks included (their raw-body parser inherits it): above a
+ * job payload's limit (jobs/payload-checks.ts) since sealing is done after, below anything that
+ * would strain the server. fastify refuses a bigger body with FST_ERR_CTP_BODY_TOO_LARGE (413)
+ * from its Content-Length, or once that many bytes arrived, before any route runs
+ * (fastify 5 lib/content-type-parser.js, test/body-limit.test.js).
+ */
+export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
 export async function buildApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
-  const server = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+  const server = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES });
 
   server.setErrorHandler((err, _request, reply) => {
     if (err instanceof InvalidInputError)
@@ -89,7 +98,15 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     if (err instanceof ConfigError) return problem(reply, 503, 'misconfigured', err.message);
     const status = (err as { statusCode?: number }).statusCode;
     if (status === 429) return problem(reply, 429, 'rate_limited', (err as Error).message);
-    // fastify's own: unparsable JSON, a body over the limit, an unsupported media type, 429.
+    if (status === 413) {
+      return problem(
+        reply,
+        413,
+        'payload_too_large',
+        `the request body is over ${BODY_LIMIT_BYTES} bytes, the API's limit; nothing was enqueued`,
+      );
+    }
+    // fastify's own: unparsable JSON, an empty JSON body, an unsupported media type.
     if (status && status >= 400 && status < 500)
       return problem(reply, status, 'bad_request', (err as Error).message);
     return problem(reply, 500, 'internal', 'internal error; see the server log');
