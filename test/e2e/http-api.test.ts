@@ -134,6 +134,31 @@ describe('the HTTP API', () => {
     expect(readOnly.json.message).toBe('the token "dashboard" has the read scope; this needs write');
   });
 
+  it('refuses a job POST without a valid write token, and enqueues nothing', async () => {
+    const before = await jobCount();
+    const deploy = { image: 'nginx:1.27' };
+    const config = { set: { API_KEY: 'not-stored-anywhere' } };
+    for (const [segment, body] of [
+      ['deploys', deploy],
+      ['config', config],
+    ] as const) {
+      const path = `/api/v1/apps/shop/${segment}`;
+      expect(await call('POST', path, { body })).toMatchObject({
+        status: 401,
+        json: { error: 'unauthorized', message: 'send Authorization: Bearer TOKEN' },
+      });
+      expect(await call('POST', path, { body, token: 'lst_not-a-real-token' })).toMatchObject({
+        status: 401,
+        json: { error: 'unauthorized', message: 'the bearer token is not valid' },
+      });
+      expect(await call('POST', path, { body, token: reader.token })).toMatchObject({
+        status: 403,
+        json: { error: 'forbidden' },
+      });
+    }
+    expect(await jobCount()).toBe(before);
+  });
+
   it('refuses a body over the limit with 413 before reading it, and enqueues nothing', async () => {
     const before = await jobCount();
     const big = JSON.stringify({ image: 'nginx:1.27', labels: { x: 'a'.repeat(BODY_LIMIT_BYTES) } });
@@ -212,6 +237,7 @@ describe('the HTTP API', () => {
   });
 
   it('refuses bad input with the fields and messages, before anything is enqueued', async () => {
+    const before = await jobCount();
     const bad = await call('POST', '/api/v1/apps/shop/scale', {
       token: writer.token,
       body: { processes: { web: -1 } },
@@ -253,6 +279,7 @@ describe('the HTTP API', () => {
     expect(badLabel.json.issues.map((i: { path: string }) => i.path)).toEqual(['KEY']);
     expect((await call('GET', '/api/v1/jobs/nope.1', { token: reader.token })).status).toBe(404);
     expect((await call('GET', '/api/v1/apps/ghost', { token: reader.token })).status).toBe(404);
+    expect(await jobCount()).toBe(before);
   });
 
   it('runs a dry run of an app job when asked, writing nothing', async () => {
@@ -416,14 +443,17 @@ describe('push webhooks', () => {
     });
 
     // The same delivery again (a replay, or the forge's redelivery): nothing new is enqueued.
+    const before = await jobCount();
     const again = await github(body, 'delivery-1');
     expect(again).toEqual({
       status: 200,
       json: { status: 'duplicate', delivery: 'delivery-1', job: { id: first.json.job.id } },
     });
+    expect(await jobCount()).toBe(before);
   });
 
-  it('refuses a delivery without a valid signature of its exact body', async () => {
+  it('refuses a delivery without a valid signature of its exact body, enqueuing nothing', async () => {
+    const before = await jobCount();
     const body = push();
     const none = await deliver('github', body, {
       'x-github-event': 'push',
@@ -444,6 +474,7 @@ describe('push webhooks', () => {
       `sha256=${signBody(WEBHOOK_SECRET, body)}`,
     );
     expect(tampered.status).toBe(401);
+    expect(await jobCount()).toBe(before);
   });
 
   it('refuses a delivery over the body limit with 413, before its signature is read', async () => {
