@@ -71,6 +71,13 @@ function aofText(dir = fleet.redis.dir): string {
     .join('\n');
 }
 
+/** A GET's whole answer as text (a stream is read until it ends). */
+async function fetchText(path: string, headers: Record<string, string>): Promise<string> {
+  const response = await fetch(`${base}${path}`, { headers, redirect: 'manual' });
+  expect(response.status, path).toBe(200);
+  return response.text();
+}
+
 /** The job's server-sent events until the stream ends: [event, data] pairs. */
 async function events(id: string): Promise<[string, ReturnType<typeof JSON.parse>][]> {
   const response = await fetch(`${base}/api/v1/jobs/${id}/events`, {
@@ -96,10 +103,11 @@ async function jobCount(): Promise<number> {
 
 beforeAll(async () => {
   fleet = await startDeployFleet();
-  await fleet.startWorker();
+  // Debug logs, so "no secret in a log line" covers everything either process can log.
+  await fleet.startWorker({ LONGSHORE_LOG_LEVEL: 'debug' });
   redis = fleet.redis.connect();
   jobs = new JobClient(redis, { attempts: 1, backoffMs: 50 });
-  const started = await startServe();
+  const started = await startServe({ LONGSHORE_LOG_LEVEL: 'debug' });
   serve = started.proc;
   base = started.url;
 });
@@ -234,6 +242,65 @@ describe('the HTTP API', () => {
     expect(aofText()).toContain('API_KEY');
     const configSecret = await fleet.core.readNamespacedSecret({ name: 'config-shop', namespace: 'default' });
     expect(Buffer.from(configSecret.data!.API_KEY!, 'base64').toString()).toBe(secret);
+  });
+
+  it('shows no secret value in an API answer, a job stream, the dashboard or a log line', async () => {
+    const configValue = 'Zq7-config-leak-probe-value';
+    const envValue = 'Zq7-env-leak-probe-value';
+    const config = await call('POST', '/api/v1/apps/shop/config', {
+      token: writer.token,
+      body: { set: { LEAK_PROBE: configValue } },
+    });
+    const deploy = await call('POST', '/api/v1/apps/shop/deploys', {
+      token: writer.token,
+      body: { image: 'nginx:1.27', env: { ENV_PROBE: envValue } },
+    });
+    const ids = [config.json.job.id as string, deploy.json.job.id as string];
+    const api = { authorization: `Bearer ${reader.token}` };
+    const seen: string[] = [];
+    for (const id of ids) {
+      const stream = await fetchText(`/api/v1/jobs/${id}/events`, api); // ends with the job
+      expect(stream).toMatch(/event: outcome\ndata: \{[^\n]*"state":"completed"/);
+      seen.push(stream, await fetchText(`/api/v1/jobs/${id}`, api));
+    }
+    // Both values did reach the app: what is scanned below had them to leak.
+    const stored = await fleet.core.readNamespacedSecret({ name: 'config-shop', namespace: 'default' });
+    expect(Buffer.from(stored.data!.LEAK_PROBE!, 'base64').toString()).toBe(configValue);
+    expect(Buffer.from(stored.data!.ENV_PROBE!, 'base64').toString()).toBe(envValue);
+    seen.push(await fetchText('/api/v1/apps/shop', api), await fetchText('/api/v1/apps?all=true', api));
+
+    const login = await fetch(`${base}/ui/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+      body: new URLSearchParams({ token: reader.token }),
+    });
+    expect(login.status).toBe(303);
+    const ui = { cookie: login.headers.get('set-cookie')!.split(';')[0]! };
+    const apps = await fetchText('/ui', ui);
+    expect(apps).toContain(`/ui/jobs/${ids[1]}`);
+    seen.push(apps);
+    for (const id of ids) {
+      seen.push(
+        await fetchText(`/ui/jobs/${id}`, ui),
+        await fetchText(`/ui/jobs/${id}/events`, ui),
+        await fetchText(`/ui/queues/api/queues/jobs/${id}`, ui),
+        await fetchText(`/ui/queues/api/queues/jobs/${id}/logs`, ui),
+      );
+    }
+    const board = await fetchText('/ui/queues/api/queues?activeQueue=jobs&status=completed', ui);
+    expect(board).toContain(ids[0]);
+    seen.push(board);
+
+    const logs = [serve, ...fleet.workers].map((p) => p.output()).join('\n');
+    expect(logs).toContain(ids[0]); // the worker logged the job: the capture works
+    // The variables' names are shown (job payloads, streams): their values would be beside them.
+    expect(seen.join('\n')).toContain('LEAK_PROBE');
+    expect(seen.join('\n')).toContain('ENV_PROBE');
+    for (const text of [...seen, logs]) {
+      expect(text).not.toContain(configValue);
+      expect(text).not.toContain(envValue);
+    }
   });
 
   it('refuses bad input with the fields and messages, before anything is enqueued', async () => {
