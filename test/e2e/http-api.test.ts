@@ -5,6 +5,7 @@
  * Redis, a job's events as server-sent events, the rate limit counted in Redis.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,44 @@ async function call(
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, json: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * A POST over a plain socket: its head, then `body` (which may be less than the head announces),
+ * then its answer, whole. A body over the limit is answered before the server has read it, and the
+ * connection closed (fastify sets `connection: close` on a body error): fetch loses such an answer
+ * to the EPIPE of its own unfinished upload, so these requests send no more than the server reads.
+ */
+async function rawPost(
+  path: string,
+  head: Record<string, string>,
+  body = '',
+): Promise<{ status: number; json: ReturnType<typeof JSON.parse> }> {
+  const url = new URL(base);
+  const socket = connect(Number(url.port), url.hostname);
+  const lines = [
+    `POST ${path} HTTP/1.1`,
+    `host: ${url.host}`,
+    ...Object.entries(head).map(([k, v]) => `${k}: ${v}`),
+  ];
+  socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
+  // Bounded: a socket silent for 10 s is destroyed with an error.
+  socket.setTimeout(10_000, () => socket.destroy(new Error(`no answer to POST ${path} within 10 s`)));
+  const text = await new Promise<string>((resolve, reject) => {
+    let data = '';
+    socket
+      .setEncoding('utf8')
+      .on('data', (chunk: string) => {
+        data += chunk;
+      })
+      .on('error', reject)
+      .on('close', () => resolve(data));
+  });
+  const end = text.indexOf('\r\n\r\n');
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1]),
+    json: JSON.parse(text.slice(end + 4)),
+  };
 }
 
 /** Everything in the private Redis's data directory (its append-only files), as text. */
@@ -169,31 +208,27 @@ describe('the HTTP API', () => {
 
   it('refuses a body over the limit with 413 before reading it, and enqueues nothing', async () => {
     const before = await jobCount();
-    const big = JSON.stringify({ image: 'nginx:1.27', labels: { x: 'a'.repeat(BODY_LIMIT_BYTES) } });
-    const tooLarge = await call('POST', '/api/v1/apps/shop/deploys', { token: writer.token, raw: big });
-    expect(tooLarge).toMatchObject({
+    const head = { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' };
+    // Refused from its Content-Length, before a byte of it is read.
+    const tooLarge = await rawPost('/api/v1/apps/shop/deploys', {
+      ...head,
+      'content-length': String(BODY_LIMIT_BYTES + 1),
+    });
+    expect(tooLarge).toEqual({
       status: 413,
       json: {
         error: 'payload_too_large',
         message: `the request body is over ${BODY_LIMIT_BYTES} bytes, the API's limit; nothing was enqueued`,
       },
     });
-    // Without a Content-Length (chunked), refused once the limit's bytes have arrived.
-    const chunks = [big.slice(0, BODY_LIMIT_BYTES / 2), big.slice(BODY_LIMIT_BYTES / 2)];
-    const streamed = await fetch(`${base}/api/v1/apps/shop/deploys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${writer.token}`, 'content-type': 'application/json' },
-      body: new ReadableStream({
-        pull(controller) {
-          const next = chunks.shift();
-          if (next === undefined) controller.close();
-          else controller.enqueue(new TextEncoder().encode(next));
-        },
-      }),
-      duplex: 'half',
-    } as RequestInit);
-    expect(streamed.status).toBe(413);
-    expect(((await streamed.json()) as { error: string }).error).toBe('payload_too_large');
+    // Without a Content-Length (chunked), refused once more than the limit has arrived.
+    const chunk = `{"image":"nginx:1.27","labels":{"x":"${'a'.repeat(BODY_LIMIT_BYTES)}`;
+    const streamed = await rawPost(
+      '/api/v1/apps/shop/deploys',
+      { ...head, 'transfer-encoding': 'chunked' },
+      `${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}`,
+    );
+    expect(streamed).toMatchObject({ status: 413, json: { error: 'payload_too_large' } });
     // Just under the limit, the body is read, and refused by the job payload's own limit.
     const payloadLimit = await call('POST', '/api/v1/apps/shop/deploys', {
       token: writer.token,
@@ -546,8 +581,13 @@ describe('push webhooks', () => {
 
   it('refuses a delivery over the body limit with 413, before its signature is read', async () => {
     const before = await jobCount();
-    const body = push({ commits: [{ message: 'a'.repeat(BODY_LIMIT_BYTES) }] });
-    const tooLarge = await github(body, 'd-huge');
+    const tooLarge = await rawPost('/api/v1/webhooks/github', {
+      'content-type': 'application/json',
+      'content-length': String(BODY_LIMIT_BYTES + 1),
+      'x-github-event': 'push',
+      'x-github-delivery': 'd-huge',
+      'x-hub-signature-256': `sha256=${'0'.repeat(64)}`,
+    });
     expect(tooLarge).toMatchObject({ status: 413, json: { error: 'payload_too_large' } });
     expect(await jobCount()).toBe(before);
     // Not remembered: the delivery id was never claimed.
