@@ -302,7 +302,12 @@ describe('the HTTP API', () => {
     const stored = await fleet.core.readNamespacedSecret({ name: 'config-shop', namespace: 'default' });
     expect(Buffer.from(stored.data!.LEAK_PROBE!, 'base64').toString()).toBe(configValue);
     expect(Buffer.from(stored.data!.ENV_PROBE!, 'base64').toString()).toBe(envValue);
-    seen.push(await fetchText('/api/v1/apps/shop', api), await fetchText('/api/v1/apps?all=true', api));
+    seen.push(
+      await fetchText('/api/v1/apps/shop', api),
+      await fetchText('/api/v1/apps?all=true', api),
+      await fetchText('/api/v1/apps/shop/releases', api),
+      await fetchText('/api/v1/jobs?app=shop', api),
+    );
 
     const login = await fetch(`${base}/ui/login`, {
       method: 'POST',
@@ -424,12 +429,107 @@ describe('the HTTP API', () => {
   });
 });
 
+describe('the read routes', () => {
+  it("answers an app's releases through the releases job, as the CLI's releases --json", async () => {
+    const posted = await call('POST', '/api/v1/apps/shop/deploys', {
+      token: writer.token,
+      body: { image: 'nginx:1.27.1' },
+    });
+    expect((await events(posted.json.job.id)).at(-1)?.[1]).toMatchObject({ state: 'completed' });
+    const answer = await call('GET', '/api/v1/apps/shop/releases', { token: reader.token });
+    expect(answer.status).toBe(200);
+    expect(answer.json.releases[0]).toMatchObject({ image: 'nginx:1.27.1', job: posted.json.job.id });
+    // The same history the CLI's read job gives (less its enqueuer column, `by`).
+    const cli = JSON.parse(await fleet.ok(['releases', 'shop', '--json'])) as {
+      result: { releases: Record<string, unknown>[] };
+    };
+    expect(answer.json.releases).toEqual(cli.result.releases.map(({ by: _by, ...entry }) => entry));
+    const job = await call('GET', `/api/v1/jobs/${answer.json.job}`, { token: reader.token });
+    expect(job.json).toMatchObject({ type: 'releases', state: 'completed', enqueuedBy: 'http:dashboard' });
+  });
+
+  it('refuses releases of an unknown app or with a bad timeout, enqueuing nothing, and answers 504 when the job is late', async () => {
+    const before = await jobCount();
+    expect(await call('GET', '/api/v1/apps/ghost/releases', { token: reader.token })).toMatchObject({
+      status: 404,
+      json: { error: 'not_found', message: 'no app ghost known to the fleet' },
+    });
+    expect((await call('GET', '/api/v1/apps/Shop!/releases', { token: reader.token })).json.issues).toEqual([
+      expect.objectContaining({ path: 'app' }),
+    ]);
+    for (const timeout of ['0', '121', 'soon']) {
+      const bad = await call('GET', `/api/v1/apps/shop/releases?timeout=${timeout}`, { token: reader.token });
+      expect(bad.status).toBe(400);
+      expect(bad.json.issues.map((i: { path: string }) => i.path)).toEqual(['timeout']);
+    }
+    expect((await call('GET', '/api/v1/apps/shop/releases')).status).toBe(401);
+    expect(await jobCount()).toBe(before);
+
+    // No worker takes jobs while the queue is paused: the wait ends at its bound, the job stays queued.
+    await Promise.all(jobs.queues.map((queue) => queue.pause()));
+    try {
+      const late = await call('GET', '/api/v1/apps/shop/releases?timeout=1', { token: reader.token });
+      expect(late.status).toBe(504);
+      expect(late.json).toMatchObject({ error: 'timeout' });
+      expect(late.json.message).toMatch(/^job \S+ did not finish within 1000 ms; it goes on/);
+    } finally {
+      await Promise.all(jobs.queues.map((queue) => queue.resume()));
+    }
+  });
+
+  it('lists jobs newest first, filtered by state, app, type and limit', async () => {
+    const posted = await call('POST', '/api/v1/apps/shop/scale', {
+      token: writer.token,
+      body: { processes: { web: 1 } },
+    });
+    expect((await events(posted.json.job.id)).at(-1)?.[1]).toMatchObject({ state: 'completed' });
+    const all = await call('GET', '/api/v1/jobs?limit=1000', { token: reader.token });
+    expect(all.status).toBe(200);
+    const stamps = all.json.jobs.map((j: { enqueuedAt: number }) => j.enqueuedAt);
+    expect(stamps).toEqual([...stamps].sort((a, b) => b - a));
+    expect(all.json.jobs.length).toBe(await jobCount());
+
+    const filtered = await call('GET', '/api/v1/jobs?state=completed,failed&app=shop&type=scale', {
+      token: reader.token,
+    });
+    expect(filtered.json.jobs[0]).toMatchObject({ id: posted.json.job.id, type: 'scale', app: 'shop' });
+    expect(filtered.json.jobs.length).toBeGreaterThan(0);
+    for (const job of filtered.json.jobs) expect(job).toMatchObject({ type: 'scale', app: 'shop' });
+    const deploys = await call('GET', '/api/v1/jobs?type=deploy&limit=2', { token: reader.token });
+    expect(deploys.json.jobs.map((j: { type: string }) => j.type)).toEqual(['deploy', 'deploy']);
+    const failed = await call('GET', '/api/v1/jobs?state=failed', { token: reader.token });
+    for (const job of failed.json.jobs) expect(job.state).toBe('failed');
+
+    const bad = await call('GET', '/api/v1/jobs?state=done&type=teleport&limit=0&app=Shop!', {
+      token: reader.token,
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.json.issues.map((i: { path: string }) => i.path).sort()).toEqual([
+      'app',
+      'limit',
+      'state',
+      'type',
+    ]);
+    expect(bad.json.issues.find((i: { path: string }) => i.path === 'state').message).toBe(
+      'unknown state done (known: active, waiting, delayed, prioritized, failed, completed)',
+    );
+    expect((await call('GET', '/api/v1/jobs?limit=1001', { token: reader.token })).status).toBe(400);
+    expect(await call('GET', '/api/v1/jobs?app=ghost', { token: reader.token })).toMatchObject({
+      status: 404,
+      json: { message: 'no app ghost known to the fleet' },
+    });
+    expect((await call('GET', '/api/v1/jobs')).status).toBe(401);
+  });
+});
+
 describe('the API document', () => {
   it('serves OpenAPI 3.1 generated from the job contracts, and a reference page, without a token', async () => {
     const doc = await call('GET', '/api/v1/openapi.json');
     expect(doc.status).toBe(200);
     expect(doc.json.openapi).toBe('3.1.0');
-    const posts = Object.keys(doc.json.paths).filter((p) => p.startsWith('/api/v1/apps/{app}/'));
+    const posts = Object.keys(doc.json.paths).filter(
+      (p) => p.startsWith('/api/v1/apps/{app}/') && doc.json.paths[p].post,
+    );
     expect(posts.map((p) => p.slice('/api/v1/apps/{app}/'.length))).toEqual([
       'deploys',
       'config',
@@ -453,6 +553,12 @@ describe('the API document', () => {
     // Secrets as the plain text the server seals, not the sealed form the queue holds.
     expect(body('config').properties.set.additionalProperties).toEqual({ type: 'string' });
     expect(body('deploys').properties.env.additionalProperties).toEqual({ type: ['string', 'null'] });
+    // The read routes' query parameters, from the zod schemas that check them.
+    const names = (path: string) =>
+      doc.json.paths[path].get.parameters.map((p: { name?: string; $ref?: string }) => p.name ?? p.$ref);
+    expect(names('/api/v1/jobs')).toEqual(['state', 'app', 'type', 'limit']);
+    expect(doc.json.paths['/api/v1/jobs'].get.parameters[2].schema.enum).toContain('deploy');
+    expect(names('/api/v1/apps/{app}/releases')).toEqual(['#/components/parameters/app', 'timeout']);
     const page = await fetch(`${base}/api/v1/docs`);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
