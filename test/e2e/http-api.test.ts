@@ -372,6 +372,7 @@ describe('the HTTP API', () => {
       raw: '{"processes":',
     });
     expect(notJson.status).toBe(400);
+    expect(notJson.json.error).toBe('bad_request');
     const secretNotString = await call('POST', '/api/v1/apps/shop/config', {
       token: writer.token,
       body: { set: { A: 1 } },
