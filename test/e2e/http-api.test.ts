@@ -466,10 +466,25 @@ describe('the read routes', () => {
     expect((await call('GET', '/api/v1/apps/shop/releases')).status).toBe(401);
     expect(await jobCount()).toBe(before);
 
+    // Known to the fleet (a job of it ran, and failed) but not in the cluster: the releases job fails.
+    const scale = await call('POST', '/api/v1/apps/never-deployed/scale', {
+      token: writer.token,
+      body: { processes: { web: 1 } },
+    });
+    expect((await events(scale.json.job.id)).at(-1)?.[1]).toMatchObject({ state: 'failed' });
+    const failed = await call('GET', '/api/v1/apps/never-deployed/releases', { token: reader.token });
+    expect(failed.status).toBe(502);
+    expect(failed.json).toMatchObject({ error: 'job_failed' });
+    expect(failed.json.message).toMatch(
+      /^the releases job \S+ failed: app never-deployed does not exist in this cluster/,
+    );
+
     // No worker takes jobs while the queue is paused: the wait ends at its bound, the job stays queued.
     await Promise.all(jobs.queues.map((queue) => queue.pause()));
     try {
-      const late = await call('GET', '/api/v1/apps/shop/releases?timeout=1', { token: reader.token });
+      const late = await call('GET', '/api/v1/apps/never-deployed/releases?timeout=1', {
+        token: reader.token,
+      });
       expect(late.status).toBe(504);
       expect(late.json).toMatchObject({ error: 'timeout' });
       expect(late.json.message).toMatch(/^job \S+ did not finish within 1000 ms; it goes on/);
