@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { JobType } from '../../jobs/contract.ts';
 import { contractFor } from '../../jobs/contracts.ts';
 import { APP_JOB_SEGMENTS } from './app-jobs.ts';
+import { jobsQuery, queryParameters, releasesQuery } from './read-jobs.ts';
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[] };
 
@@ -77,6 +78,30 @@ export function openApiDocument(): Record<string, unknown> {
         summary: "An app's status (apps:status --json)",
         parameters: [{ $ref: '#/components/parameters/app' }],
         responses: { 200: { description: 'the status' }, 404: error('unknown app') },
+      },
+    },
+    '/api/v1/apps/{app}/releases': {
+      get: {
+        summary: "An app release's history, newest first (the releases read job, waited for)",
+        parameters: [{ $ref: '#/components/parameters/app' }, ...queryParameters(releasesQuery)],
+        responses: {
+          200: { description: '{ app, job, releases }' },
+          400: error('a bad query parameter'),
+          404: error('unknown, destroyed or renamed app'),
+          502: error('the releases job failed'),
+          504: error('the releases job did not finish in time (it goes on)'),
+        },
+      },
+    },
+    '/api/v1/jobs': {
+      get: {
+        summary: 'Jobs, newest first, across the queue shards (jobs:list --json)',
+        parameters: queryParameters(jobsQuery),
+        responses: {
+          200: { description: '{ jobs }' },
+          400: error('a bad filter'),
+          404: error('unknown app'),
+        },
       },
     },
     '/api/v1/jobs/{id}': {

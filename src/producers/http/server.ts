@@ -3,7 +3,8 @@
  * `/api/v1` route but `health` needs a bearer token (tokens.ts); writes need a `write` token.
  * Bodies are validated by the same zod contracts before anything is enqueued; errors are JSON
  * `{ error, message, issues? }` with the status a client acts on (400 bad input, 401/403 auth, 404,
- * 409 refused, 429 rate limit, 503 when Redis is unreachable). docs/http-api.md.
+ * 409 refused, 413 body too large, 429 rate limit, 502/504 a read job failed or is late, 503 when
+ * Redis is unreachable). docs/http-api.md.
  */
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -14,17 +15,26 @@ import {
   InvalidInputError,
   NotFoundError,
   RefusedError,
+  WaitTimeoutError,
 } from '../../core/errors.ts';
 import type { JobClient } from '../../jobs/client.ts';
 import { laneId } from '../../jobs/lane.ts';
 import { isPlannable } from '../../jobs/plannable.ts';
 import type { Sealer } from '../../jobs/sealing.ts';
 import { listLaneStatuses, readLaneStatus } from '../../jobs/status.ts';
-import { showJob } from '../ops/jobs-ops.ts';
+import { listJobs, showJob } from '../ops/jobs-ops.ts';
 import { APP_JOB_SEGMENTS, type AppJobSegment, payloadFromBody } from './app-jobs.ts';
 import { streamJobEvents } from './job-events.ts';
 import { registerApiMetrics } from './metrics.ts';
 import { registerProbes } from './probes.ts';
+import {
+  jobsQuery,
+  parseQuery,
+  RELEASES_WAIT_SECONDS,
+  ReadJobFailedError,
+  readReleases,
+  releasesQuery,
+} from './read-jobs.ts';
 import { type ApiToken, allows, type TokenScope, verifyToken } from './tokens.ts';
 import { registerUi } from './ui/routes.ts';
 import type { SessionKeys } from './ui/session.ts';
@@ -64,6 +74,13 @@ function problem(reply: FastifyReply, status: number, error: string, message: st
     .send({ error, message, ...extra });
 }
 
+/** The status of a known app, or NotFoundError as `GET /api/v1/apps/:app` answers. */
+async function knownApp(redis: Redis, app: string) {
+  const status = await readLaneStatus(redis, laneId({ kind: 'app', name: app }));
+  if (!status) throw new NotFoundError(`no app ${app} known to the fleet`);
+  return status;
+}
+
 /** The app name of a path, checked as every app name is (the contract checks it again). */
 async function appOf(request: FastifyRequest): Promise<string> {
   const { app } = request.params as { app: string };
@@ -77,19 +94,38 @@ async function appOf(request: FastifyRequest): Promise<string> {
   return app;
 }
 
+/**
+ * The largest request body taken, webhooks included (their raw-body parser inherits it): above a
+ * job payload's limit (jobs/payload-checks.ts) since sealing is done after, below anything that
+ * would strain the server. fastify refuses a bigger body with FST_ERR_CTP_BODY_TOO_LARGE (413)
+ * from its Content-Length, or once that many bytes arrived, before any route runs
+ * (fastify 5 lib/content-type-parser.js, test/body-limit.test.js).
+ */
+export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
 export async function buildApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
-  const server = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024 });
+  const server = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES });
 
   server.setErrorHandler((err, _request, reply) => {
     if (err instanceof InvalidInputError)
       return problem(reply, 400, 'invalid_input', err.message, { issues: err.issues });
     if (err instanceof NotFoundError) return problem(reply, 404, 'not_found', err.message);
     if (err instanceof RefusedError) return problem(reply, 409, 'refused', err.message);
+    if (err instanceof ReadJobFailedError) return problem(reply, 502, 'job_failed', err.message);
+    if (err instanceof WaitTimeoutError) return problem(reply, 504, 'timeout', err.message);
     if (err instanceof InfrastructureError) return problem(reply, 503, 'unavailable', err.message);
     if (err instanceof ConfigError) return problem(reply, 503, 'misconfigured', err.message);
     const status = (err as { statusCode?: number }).statusCode;
     if (status === 429) return problem(reply, 429, 'rate_limited', (err as Error).message);
-    // fastify's own: unparsable JSON, a body over the limit, an unsupported media type, 429.
+    if (status === 413) {
+      return problem(
+        reply,
+        413,
+        'payload_too_large',
+        `the request body is over ${BODY_LIMIT_BYTES} bytes, the API's limit; nothing was enqueued`,
+      );
+    }
+    // fastify's own: unparsable JSON, an empty JSON body, an unsupported media type.
     if (status && status >= 400 && status < 500)
       return problem(reply, status, 'bad_request', (err as Error).message);
     return problem(reply, 500, 'internal', 'internal error; see the server log');
@@ -165,11 +201,24 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     return { apps: all ? known : known.filter((a) => !a.destroyed && !a.renamedTo) };
   });
 
-  server.get('/api/v1/apps/:app', { config: { scope: 'read' } }, async (request) => {
+  server.get('/api/v1/apps/:app', { config: { scope: 'read' } }, async (request) =>
+    knownApp(options.redis, await appOf(request)),
+  );
+
+  // A read job (the worker has the cluster; this server does not), waited for with a bound.
+  server.get('/api/v1/apps/:app/releases', { config: { scope: 'read' } }, async (request) => {
     const app = await appOf(request);
-    const status = await readLaneStatus(options.redis, laneId({ kind: 'app', name: app }));
-    if (!status) throw new NotFoundError(`no app ${app} known to the fleet`);
-    return status;
+    const query = parseQuery(releasesQuery, request.query);
+    const status = await knownApp(options.redis, app);
+    if (status.destroyed || status.renamedTo) {
+      throw new NotFoundError(
+        status.renamedTo ? `app ${app} was renamed to ${status.renamedTo}` : `app ${app} was destroyed`,
+      );
+    }
+    return readReleases(options.client, app, `http:${request.token!.name}`, {
+      timeoutMs: (query.timeout ?? RELEASES_WAIT_SECONDS.default) * 1000,
+      ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+    });
   });
 
   server.post('/api/v1/apps/:app/:segment', { config: { scope: 'write' } }, async (request, reply) => {
@@ -193,6 +242,18 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
       job,
       links: { self: `/api/v1/jobs/${job.id}`, events: `/api/v1/jobs/${job.id}/events` },
     });
+  });
+
+  server.get('/api/v1/jobs', { config: { scope: 'read' } }, async (request) => {
+    const query = parseQuery(jobsQuery, request.query);
+    if (query.app) await knownApp(options.redis, query.app);
+    const jobs = await listJobs(options.client, {
+      ...(query.state ? { states: query.state } : {}),
+      ...(query.app ? { app: query.app } : {}),
+      ...(query.type ? { type: query.type } : {}),
+      ...(query.limit ? { limit: query.limit } : {}),
+    });
+    return { jobs };
   });
 
   server.get('/api/v1/jobs/:id', { config: { scope: 'read' } }, async (request) => {

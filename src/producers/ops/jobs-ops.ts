@@ -104,16 +104,16 @@ function bullState(
 }
 
 /**
- * Jobs in the given states, newest first, across every queue shard; with `app`, only that app's
- * jobs (scans up to 5,000 per state and shard).
+ * Jobs in the given states, newest first, across every queue shard; with `app` or `type`, only
+ * that app's (or type's) jobs (scans up to 5,000 per state and shard).
  */
 export async function listJobs(
   client: JobClient,
-  options: { states?: ListableState[]; app?: string; limit?: number },
+  options: { states?: ListableState[]; app?: string; type?: string; limit?: number },
 ): Promise<JobSummary[]> {
   const states = options.states?.length ? options.states : [...LISTABLE_STATES];
   const limit = options.limit ?? 50;
-  const scan = options.app ? 5_000 : limit;
+  const scan = options.app || options.type ? 5_000 : limit;
   const all: JobSummary[] = [];
   for (const state of states) {
     const perShard = await Promise.all(
@@ -122,7 +122,8 @@ export async function listJobs(
     for (const job of perShard.flat()) {
       if (!job?.id) continue;
       const summary = summarize(job, state);
-      if (!options.app || summary.app === options.app) all.push(summary);
+      if ((!options.app || summary.app === options.app) && (!options.type || summary.type === options.type))
+        all.push(summary);
     }
   }
   return all.sort((a, b) => b.enqueuedAt - a.enqueuedAt).slice(0, limit);
