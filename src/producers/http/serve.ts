@@ -52,6 +52,8 @@ export async function runServe(options: { host: string; port: number }): Promise
     rateLimit: { max: perMinute, windowMs: 60_000 },
     webhooks,
     sessionKeys: SessionKeys.fromSecret(config.secret),
+    // The path only: a query string may carry a token-like value, and bodies never reach the log.
+    onInternalError: (err, request) => logger.error({ err, ...request }, 'HTTP request failed'),
     sealer: () => {
       if (!sealer)
         throw new ConfigError(

@@ -55,6 +55,8 @@ export interface ApiServerOptions {
   sessionKeys: SessionKeys;
   /** How often the job events stream polls the job (ms). */
   pollMs?: number;
+  /** Told about an error no rule maps to a status (answered 500), so the server log has it. */
+  onInternalError?(err: unknown, request: { method: string; url: string }): void;
 }
 
 declare module 'fastify' {
@@ -106,7 +108,7 @@ export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 export async function buildApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
   const server = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES });
 
-  server.setErrorHandler((err, _request, reply) => {
+  server.setErrorHandler((err, request, reply) => {
     if (err instanceof InvalidInputError)
       return problem(reply, 400, 'invalid_input', err.message, { issues: err.issues });
     if (err instanceof NotFoundError) return problem(reply, 404, 'not_found', err.message);
@@ -128,6 +130,7 @@ export async function buildApiServer(options: ApiServerOptions): Promise<Fastify
     // fastify's own: unparsable JSON, an empty JSON body, an unsupported media type.
     if (status && status >= 400 && status < 500)
       return problem(reply, status, 'bad_request', (err as Error).message);
+    options.onInternalError?.(err, { method: request.method, url: request.url.split('?')[0]! });
     return problem(reply, 500, 'internal', 'internal error; see the server log');
   });
   server.setNotFoundHandler((request, reply) =>

@@ -9,7 +9,7 @@
  * npm: the package carries none, so the `npm` on that PATH runs this machine's npm-cli.js with the
  * fetched node (`npm_execpath`'s file when run by `npm run`, else the `npm` found on PATH). The
  * stages' `npm ci` read this machine's npm cache offline, so this machine's npm, whose cache that
- * is, is the one that reads it; npm 11, as Node 24's own is, and it declares Node 24 supported
+ * is, is the one that reads it; npm 11, and it declares every Node from 22.9 supported
  * (its package.json engines: `^20.17.0 || >=22.9.0`). Fetching the npm of the image as well would
  * be a second download for an npm of the same major.
  */
