@@ -137,7 +137,7 @@ export class DaemonSetController implements SimController {
     const nodes = store.list(NODE_KEY).filter((n) => !n.metadata.deletionTimestamp);
     const pods = claimObjects(
       ds,
-      store.list(POD_KEY, namespace) as Pod[],
+      store.claimable(POD_KEY, namespace!, ds.metadata.uid!) as Pod[],
       (pod) => matchesLabelSelectorObject(ds.spec.selector, pod.metadata.labels),
       (next) => client.update(POD, next) as Pod,
     );

@@ -193,7 +193,7 @@ export class DeploymentController implements SimController {
   private replicaSetsFor(d: Deployment): ReplicaSet[] {
     return claimObjects(
       d,
-      this.deps.store.list(RS_KEY, d.metadata.namespace) as ReplicaSet[],
+      this.deps.store.claimable(RS_KEY, d.metadata.namespace!, d.metadata.uid!) as ReplicaSet[],
       (rs) => matchesLabelSelectorObject(d.spec.selector, rs.metadata.labels),
       (next) => this.deps.client.update(REPLICA_SET, next) as ReplicaSet,
     ).map((rs) => structuredClone(rs));

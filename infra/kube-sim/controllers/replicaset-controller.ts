@@ -95,7 +95,7 @@ export class ReplicaSetController implements SimController {
     const now = new Date();
     const pods = claimObjects(
       rs,
-      this.deps.store.list(POD_KEY, namespace) as Pod[],
+      this.deps.store.claimable(POD_KEY, namespace!, rs.metadata.uid!) as Pod[],
       (pod) => matchesLabelSelectorObject(rs.spec.selector, pod.metadata.labels),
       (next) => this.deps.client.update(POD, next) as Pod,
     );

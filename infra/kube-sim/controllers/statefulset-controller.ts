@@ -109,7 +109,7 @@ export class StatefulSetController implements SimController {
     const current = revisions.find((cr) => cr.metadata.name === set.status?.currentRevision) ?? update;
     const pods = claimObjects(
       set,
-      store.list(POD_KEY, namespace) as Pod[],
+      store.claimable(POD_KEY, namespace!, set.metadata.uid!) as Pod[],
       (pod) => matchesLabelSelectorObject(set.spec.selector, pod.metadata.labels) && ordinalOf(set, pod) >= 0,
       (next) => client.update(POD, next) as Pod,
     );

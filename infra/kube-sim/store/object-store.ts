@@ -12,6 +12,7 @@
 import { RESOURCE_TYPES, type ResourceView } from '../resources.ts';
 import type { KubeObject } from '../types.ts';
 import { sameStoredContent } from './equality.ts';
+import { TypeBucket } from './type-bucket.ts';
 
 export type StoreEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -47,7 +48,7 @@ function viewsByKey(): Map<string, ResourceView & { storageKey: string }> {
 export class ObjectStore {
   private rv = 0;
   private readonly views = viewsByKey();
-  private readonly types = new Map<string, Map<string, KubeObject>>();
+  private readonly types = new Map<string, TypeBucket>();
   private history: StoreEvent[] = [];
   /** Events at or below this revision are gone: a watch from before it gets 410 Expired. */
   private compactedRv = 0;
@@ -63,10 +64,10 @@ export class ObjectStore {
     return this.compactedRv;
   }
 
-  private bucket(typeKey: string): Map<string, KubeObject> {
+  private bucket(typeKey: string): TypeBucket {
     let bucket = this.types.get(typeKey);
     if (!bucket) {
-      bucket = new Map();
+      bucket = new TypeBucket();
       this.types.set(typeKey, bucket);
     }
     return bucket;
@@ -85,11 +86,16 @@ export class ObjectStore {
   list(typeKey: string, namespace?: string): KubeObject[] {
     const view = this.views.get(typeKey);
     if (view) return this.list(view.storageKey, namespace).map((o) => view.toView(o));
-    const bucket = this.types.get(typeKey);
-    if (!bucket) return [];
-    const prefix = namespace ? `${namespace}/` : undefined;
-    const keys = [...bucket.keys()].filter((k) => !prefix || k.startsWith(prefix)).sort();
-    return keys.map((k) => bucket.get(k)!);
+    return this.types.get(typeKey)?.list(namespace) ?? [];
+  }
+
+  /**
+   * The objects of a stored type a controller with `ownerUid` may claim in `namespace` (those it
+   * controls and the namespace's orphans), in key order: what the workload controllers pass to
+   * claimObjects instead of the whole namespace (store/type-bucket.ts says why).
+   */
+  claimable(typeKey: string, namespace: string, ownerUid: string): KubeObject[] {
+    return this.types.get(typeKey)?.claimable(namespace, ownerUid) ?? [];
   }
 
   /** Every type key with objects (for garbage collection and namespace cleanup). */

@@ -1,0 +1,90 @@
+/**
+ * The store's per-type indexes (infra/kube-sim/store/type-bucket.ts): a namespace's list and a
+ * controller's claimable objects stay what a scan of the whole type would give, in key order,
+ * through adoption, release, owner changes and deletion.
+ */
+import { describe, expect, it } from 'vitest';
+import { TypeBucket } from '../../../infra/kube-sim/store/type-bucket.ts';
+import type { KubeObject } from '../../../infra/kube-sim/types.ts';
+
+const pod = (namespace: string | undefined, name: string, controller?: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: {
+    name,
+    ...(namespace ? { namespace } : {}),
+    ...(controller
+      ? {
+          ownerReferences: [
+            {
+              apiVersion: 'apps/v1',
+              kind: 'ReplicaSet',
+              name: controller,
+              uid: controller,
+              controller: true,
+            },
+          ],
+        }
+      : {}),
+  },
+});
+const key = (o: KubeObject) =>
+  o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata.name!;
+const names = (objects: KubeObject[]) => objects.map((o) => o.metadata.name);
+
+/** What a scan of every object gives: the reference the indexes must agree with. */
+function scanClaimable(all: KubeObject[], namespace: string, uid: string): string[] {
+  const owner = (o: KubeObject) => o.metadata.ownerReferences?.find((r) => r.controller)?.uid;
+  return all
+    .filter((o) => o.metadata.namespace === namespace && (owner(o) === uid || owner(o) === undefined))
+    .sort((a, b) => (key(a) < key(b) ? -1 : 1))
+    .map((o) => o.metadata.name);
+}
+
+describe('kube-sim TypeBucket', () => {
+  it('lists a namespace in key order, and everything when no namespace is given', () => {
+    const b = new TypeBucket();
+    for (const o of [pod('b', 'z'), pod('a', 'y'), pod('a', 'x'), pod(undefined, 'node-1'), pod('ab', 'w')])
+      b.set(key(o), o);
+    expect(names(b.list('a'))).toEqual(['x', 'y']);
+    expect(names(b.list('ab'))).toEqual(['w']);
+    expect(names(b.list())).toEqual(['x', 'y', 'w', 'z', 'node-1']);
+    expect(b.list('none')).toEqual([]);
+    expect(b.size).toBe(5);
+  });
+
+  it('keeps claimable equal to a scan through adoption, release, owner changes and deletion', () => {
+    const b = new TypeBucket();
+    const live = new Map<string, KubeObject>();
+    const put = (o: KubeObject) => {
+      b.set(key(o), o);
+      live.set(key(o), o);
+    };
+    const check = () => {
+      for (const ns of ['a', 'b'])
+        for (const uid of ['rs1', 'rs2', 'rs3'])
+          expect(names(b.claimable(ns, uid))).toEqual(scanClaimable([...live.values()], ns, uid));
+    };
+    put(pod('a', 'p1', 'rs1'));
+    put(pod('a', 'p2', 'rs2'));
+    put(pod('a', 'p3'));
+    put(pod('b', 'p4', 'rs1'));
+    put(pod('b', 'p5'));
+    check();
+    expect(names(b.claimable('a', 'rs1'))).toEqual(['p1', 'p3']);
+    put(pod('a', 'p3', 'rs2')); // adopted
+    check();
+    put(pod('a', 'p1')); // released
+    check();
+    put(pod('a', 'p2', 'rs3')); // moved to another controller
+    check();
+    b.delete('a/p2');
+    live.delete('a/p2');
+    b.delete('b/p5');
+    live.delete('b/p5');
+    check();
+    b.delete('a/missing');
+    check();
+    expect(b.size).toBe(live.size);
+  });
+});
