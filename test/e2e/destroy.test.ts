@@ -125,6 +125,21 @@ describe('apps:destroy', () => {
     expect(store.apps.get('shop')?.spec).toMatchObject({ domains: [], cron: [] });
   });
 
+  it("deletes the app's run Jobs, a detached one still running included (its pods with it)", async () => {
+    await deploy('tools', 'registry.example.com/tools:1');
+    const { code, stdout } = await fleet.cli(['run', 'tools', '--detach', '--', 'sleep', '300']);
+    expect(code).toBe(0);
+    const name = stdout.trim();
+    await until(
+      () => fleet.batch.readNamespacedJob({ name, namespace: 'default' }),
+      'the detached Job to be created',
+    );
+    const out = await fleet.ok(['apps:destroy', 'tools', '--force', '--wait']);
+    expect(out).toContain(`deleted run Job default/${name}`);
+    expect(out).toMatch(/removed: .*1 run Job/);
+    await until(nothingOf('tools'), 'every object of tools, the run Job and its pod included, to be gone');
+  });
+
   it('finishes off a half-gone app and says what was left', async () => {
     await deploy('half', 'registry.example.com/half:1');
     // Someone uninstalled the app release by hand: only the config, pull secret and record remain.

@@ -1,5 +1,6 @@
 /**
- * `destroy`: uninstalls every release of an app (src/workers/destroy/app-releases.ts), the app
+ * `destroy`: deletes the app's run Jobs (src/workers/destroy/run-jobs.ts says why), uninstalls
+ * every release of the app (src/workers/destroy/app-releases.ts), the app
  * release first with its workloads deleted in the foreground (pods before their Deployment or
  * CronJob, and the job waits until they are gone), then deletes the app record — garbage
  * collection removes any release storage Secret still owned by it — and, with `--with-storage`,
@@ -19,6 +20,7 @@ import { readLaneStatus } from '../../jobs/status.ts';
 import type { Cluster } from '../cluster.ts';
 import { appReleases } from '../destroy/app-releases.ts';
 import { type DestroyPlan, readPlan, savePlan } from '../destroy/plan.ts';
+import { deleteRunJobs } from '../destroy/run-jobs.ts';
 import { uninstallReleases } from '../destroy/uninstall-releases.ts';
 import type { Handler, HandlerContext } from '../handler.ts';
 
@@ -39,8 +41,12 @@ export const destroyHandler: Handler<DestroyPayload> = async (ctx) => {
   }
 
   await ctx.step(`Destroying ${app}`);
+  // Run Jobs first: once the config release is gone a run pod not yet started could never start.
+  const runs = await deleteRunJobs(cluster, app, ctx.signal);
+  for (const run of runs) await ctx.log(`deleted run Job ${run}`);
   const removed = await uninstallReleases(ctx, cluster, releases);
   removed.sort();
+  if (runs.length > 0) removed.push(`${runs.length} run Job${runs.length === 1 ? '' : 's'}`);
   if (record) {
     await cluster.apps.delete(app);
     removed.push('the app record');

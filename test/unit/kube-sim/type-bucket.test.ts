@@ -33,7 +33,7 @@ const key = (o: KubeObject) =>
 const names = (objects: KubeObject[]) => objects.map((o) => o.metadata.name);
 
 /** What a scan of every object gives: the reference the indexes must agree with. */
-function scanClaimable(all: KubeObject[], namespace: string, uid: string): string[] {
+function scanClaimable(all: KubeObject[], namespace: string, uid: string): (string | undefined)[] {
   const owner = (o: KubeObject) => o.metadata.ownerReferences?.find((r) => r.controller)?.uid;
   return all
     .filter((o) => o.metadata.namespace === namespace && (owner(o) === uid || owner(o) === undefined))
