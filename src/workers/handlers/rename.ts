@@ -31,6 +31,7 @@ import { liveAutoscalingAuth } from '../deploy/autoscaling-auth.ts';
 import { lostConfigMessage } from '../deploy/lost-secrets.ts';
 import { runAppPipeline } from '../deploy/pipeline.ts';
 import { appReleases } from '../destroy/app-releases.ts';
+import { deleteRunJobs } from '../destroy/run-jobs.ts';
 import { uninstallReleases } from '../destroy/uninstall-releases.ts';
 import type { Handler, HandlerContext } from '../handler.ts';
 import { type RenamePlan, reached, readRenamePlan, saveRenamePlan } from '../rename/plan.ts';
@@ -117,6 +118,8 @@ async function uninstallOld(
   plan: RenamePlan,
 ): Promise<void> {
   const from = ctx.payload.app;
+  // The old name's run Jobs go as destroy's do (run-jobs.ts): their env is the old config release.
+  for (const run of await deleteRunJobs(cluster, from, ctx.signal)) await ctx.log(`deleted run Job ${run}`);
   await uninstallReleases(ctx, cluster, appReleases(cluster.history, from));
   if (cluster.apps.get(from)) {
     await cluster.apps.delete(from);
