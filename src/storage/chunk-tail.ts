@@ -10,7 +10,8 @@
  * No initial list of the objects: the tail starts at the collection's current resourceVersion (a
  * list with limit 1 answers it), so a fleet's whole history never passes through the worker's
  * memory, only what is written from now on, bounded by the LRU. A dropped watch resumes from the
- * last resourceVersion it saw (bookmarks keep that fresh); a 410 Gone starts from "now" again.
+ * last resourceVersion it saw (bookmarks keep that fresh); a 410 Gone or any other error starts
+ * from "now" again.
  * Chunks missed in between are fetched when needed: a gap makes reads slower, never wrong.
  * Upstream semantics: a watch from an explicit resourceVersion sends only changes after it, with no
  * synthetic ADDED events (https://kubernetes.io/docs/reference/using-api/api-concepts/#semantics-for-watch).
@@ -87,6 +88,9 @@ export class ChunkTail {
         ended = true;
         if (this.abort === controller) this.abort = undefined;
         // A server closing a watch (its timeout) is routine: resume from the last resourceVersion.
+        // After an error (a 410 answered as an HTTP status among them) start from the present:
+        // retrying a resourceVersion the server refused would fail the same way.
+        if (err) this.resourceVersion = undefined;
         this.failed(err, { quiet: !err });
       },
     );
