@@ -68,6 +68,13 @@ export function volumeMounts(mounts: readonly MountValues[]): Record<string, unk
 /**
  * The pod spec around `containers`: service account, pull secrets (exactly the given list, first
  * occurrence kept, so entries never accumulate; dokku#8531), volumes. Empty lists are left out.
+ *
+ * `enableServiceLinks: false`: the kubelet otherwise gives every container about seven variables
+ * per Service of its namespace (`{SVC}_SERVICE_HOST`, `{SVC}_PORT_…`). All Dokku-style apps share
+ * one namespace, so at 1,000 apps each process would start with ~7,000 variables naming other
+ * apps, and past ~2,000 Services exec fails with E2BIG (kubernetes/kubernetes#84539, #121787);
+ * a link can also shadow an app's own variable (a Service `redis` sets `REDIS_PORT=tcp://…`).
+ * Apps reach each other by DNS name, which needs no variable.
  */
 export function podSpec(
   values: AppChartValues,
@@ -75,7 +82,11 @@ export function podSpec(
   containers: Record<string, unknown>[],
   extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  const spec: Record<string, unknown> = { serviceAccountName: values.app, ...extra };
+  const spec: Record<string, unknown> = {
+    serviceAccountName: values.app,
+    enableServiceLinks: false,
+    ...extra,
+  };
   const pullSecrets = unique(values.imagePullSecrets);
   if (pullSecrets.length > 0) spec.imagePullSecrets = pullSecrets.map((name) => ({ name }));
   spec.containers = containers;

@@ -8,6 +8,7 @@
  * owner's objects plus the namespace's orphans.
  */
 import type { KubeObject } from '../types.ts';
+import { KeyOrdered } from './key-ordered.ts';
 
 type Objects = Map<string, KubeObject>;
 
@@ -23,7 +24,16 @@ function add(index: Map<string, Objects>, at: string, key: string, object: KubeO
   objects.set(key, object);
 }
 
-function remove(index: Map<string, Objects>, at: string, key: string): void {
+function addOrdered(index: Map<string, KeyOrdered>, at: string, key: string, object: KubeObject): void {
+  let objects = index.get(at);
+  if (!objects) {
+    objects = new KeyOrdered();
+    index.set(at, objects);
+  }
+  objects.set(key, object);
+}
+
+function remove(index: Map<string, Objects | KeyOrdered>, at: string, key: string): void {
   const objects = index.get(at);
   objects?.delete(key);
   if (objects?.size === 0) index.delete(at);
@@ -33,8 +43,8 @@ const inKeyOrder = (objects: Iterable<[string, KubeObject]>): KubeObject[] =>
   [...objects].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o);
 
 export class TypeBucket {
-  private readonly all: Objects = new Map();
-  private readonly byNamespace = new Map<string, Objects>();
+  private readonly all = new KeyOrdered();
+  private readonly byNamespace = new Map<string, KeyOrdered>();
   /** Objects by their controller's uid. */
   private readonly byController = new Map<string, Objects>();
   /** Namespaced objects without a controller, by namespace. */
@@ -56,7 +66,7 @@ export class TypeBucket {
     const controller = controllerUid(object);
     if (controller) add(this.byController, controller, key, object);
     if (!namespace) return;
-    add(this.byNamespace, namespace, key, object);
+    addOrdered(this.byNamespace, namespace, key, object);
     if (!controller) add(this.orphans, namespace, key, object);
   }
 
@@ -72,7 +82,7 @@ export class TypeBucket {
   /** Every object, or one namespace's, in key order as etcd lists them. */
   list(namespace?: string): KubeObject[] {
     const objects = namespace ? this.byNamespace.get(namespace) : this.all;
-    return objects ? inKeyOrder(objects) : [];
+    return objects ? objects.ordered() : [];
   }
 
   /**

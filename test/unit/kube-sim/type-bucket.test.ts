@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { TypeBucket } from '../../../infra/kube-sim/store/type-bucket.ts';
 import type { KubeObject } from '../../../infra/kube-sim/types.ts';
+import { prng } from '../../helpers/prng.ts';
 
 const pod = (namespace: string | undefined, name: string, controller?: string): KubeObject => ({
   apiVersion: 'v1',
@@ -85,6 +86,31 @@ describe('kube-sim TypeBucket', () => {
     check();
     b.delete('a/missing');
     check();
+    expect(b.size).toBe(live.size);
+  });
+
+  it('keeps lists in key order through random creates, updates and deletions', () => {
+    const random = prng(7);
+    const b = new TypeBucket();
+    const live = new Map<string, KubeObject>();
+    const scan = (namespace?: string) =>
+      [...live.entries()]
+        .filter(([, o]) => namespace === undefined || o.metadata.namespace === namespace)
+        .sort(([a], [z]) => (a < z ? -1 : a > z ? 1 : 0))
+        .map(([, o]) => o);
+    for (let step = 0; step < 2_000; step++) {
+      const namespace = ['a', 'ab', 'b', undefined][Math.floor(random() * 4)];
+      const o = pod(namespace, `p${Math.floor(random() * 60)}`, random() < 0.5 ? 'rs1' : undefined);
+      if (random() < 0.3) {
+        b.delete(key(o));
+        live.delete(key(o));
+      } else {
+        b.set(key(o), o);
+        live.set(key(o), o);
+      }
+      if (step % 50 === 0)
+        for (const ns of ['a', 'ab', 'b', undefined]) expect(b.list(ns)).toEqual(scan(ns));
+    }
     expect(b.size).toBe(live.size);
   });
 });
