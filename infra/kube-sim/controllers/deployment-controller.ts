@@ -201,12 +201,15 @@ export class DeploymentController implements SimController {
 
   /** getPodMapForDeployment: Pods grouped by the uid of the owning ReplicaSet. */
   private podsByReplicaSet(rsList: ReplicaSet[]): Map<string, Pod[]> {
-    const map = new Map<string, Pod[]>(rsList.map((rs) => [rs.metadata.uid!, []]));
-    const namespace = rsList[0]?.metadata.namespace;
-    if (!namespace) return map;
-    for (const pod of this.deps.store.list(POD_KEY, namespace) as Pod[]) {
-      const ref = controllerOf(pod);
-      if (ref) map.get(ref.uid)?.push(pod);
+    // From the store's controller index: the namespace's other Pods are never looked at.
+    const map = new Map<string, Pod[]>();
+    for (const rs of rsList) {
+      const { uid, namespace } = rs.metadata;
+      const pods = this.deps.store.controlledBy(POD_KEY, uid!) as Pod[];
+      map.set(
+        uid!,
+        pods.filter((pod) => pod.metadata.namespace === namespace),
+      );
     }
     return map;
   }

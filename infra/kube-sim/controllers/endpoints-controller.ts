@@ -22,6 +22,7 @@ import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
 import { byPortSet, endpointsSubsets, podEndpoints, type Service, sliceEndpoint } from './endpoints-build.ts';
 import { nodeInternalIP } from './node-objects.ts';
+import { ServiceSelectorIndex } from './service-selector-index.ts';
 import { SimClient } from './sim-client.ts';
 import { controllerRef, objectKeyOf, POD, type Pod, SERVICE, splitKey } from './workload-types.ts';
 
@@ -40,6 +41,7 @@ export class EndpointsController implements SimController {
   private readonly queue: ControllerQueue;
   private readonly unsubscribe: () => void;
   private readonly slices: SimClient;
+  private readonly selectors = new ServiceSelectorIndex();
 
   constructor(private readonly deps: ControllerDeps) {
     this.queue = new ControllerQueue(
@@ -48,7 +50,10 @@ export class EndpointsController implements SimController {
     );
     this.slices = new SimClient(deps.client.service, 'endpointslice-controller');
     this.unsubscribe = deps.store.subscribe((event) => this.observe(event));
-    for (const svc of deps.store.list(SERVICE_KEY)) this.queue.add(objectKeyOf(svc));
+    for (const svc of deps.store.list(SERVICE_KEY)) {
+      this.selectors.update(objectKeyOf(svc), svc);
+      this.queue.add(objectKeyOf(svc));
+    }
   }
 
   stop(): void {
@@ -61,15 +66,22 @@ export class EndpointsController implements SimController {
   }
 
   private observe(event: StoreEvent): void {
-    if (event.typeKey === SERVICE_KEY) this.queue.add(objectKeyOf(event.object));
-    else if (event.typeKey === POD_KEY) {
-      const ns = event.object.metadata.namespace;
-      for (const svc of this.deps.store.list(SERVICE_KEY, ns) as Service[]) {
-        const selector = svc.spec.selector;
-        if (!selector || Object.keys(selector).length === 0) continue;
+    if (event.typeKey === SERVICE_KEY) {
+      const key = objectKeyOf(event.object);
+      this.selectors.update(key, event.type === 'DELETED' ? undefined : event.object);
+      this.queue.add(key);
+    } else if (event.typeKey === POD_KEY) {
+      const ns = event.object.metadata.namespace ?? '';
+      const candidates = new Set<string>();
+      this.selectors.candidates(ns, event.object.metadata.labels, candidates);
+      this.selectors.candidates(ns, event.previous?.metadata.labels, candidates);
+      for (const key of candidates) {
+        const { name } = splitKey(key);
+        const selector = (this.deps.store.get(SERVICE_KEY, ns, name) as Service | undefined)?.spec.selector;
+        if (!selector) continue;
         const matches = (o: KubeObject | undefined) =>
           !!o && Object.entries(selector).every(([k, v]) => o.metadata.labels?.[k] === v);
-        if (matches(event.object) || matches(event.previous)) this.queue.add(objectKeyOf(svc));
+        if (matches(event.object) || matches(event.previous)) this.queue.add(key);
       }
     }
   }
@@ -89,7 +101,10 @@ export class EndpointsController implements SimController {
       }
       const selector = service.spec.selector;
       if (!selector || Object.keys(selector).length === 0) return;
-      const endpoints = podEndpoints(service, this.deps.store.list(POD_KEY, namespace) as Pod[]);
+      const endpoints = podEndpoints(
+        service,
+        this.deps.store.withLabels(POD_KEY, namespace!, selector) as Pod[],
+      );
       this.writeEndpoints(service, endpointsSubsets(endpoints));
       this.writeSlices(
         service,
@@ -142,13 +157,8 @@ export class EndpointsController implements SimController {
   private writeSlices(service: Service, groups: { ports: unknown[]; endpoints: unknown[] }[]): void {
     const { namespace, name } = service.metadata;
     const existing = this.deps.store
-      .list(SLICE_KEY, namespace)
-      .filter(
-        (s) =>
-          s.metadata.labels?.[SERVICE_NAME_LABEL] === name &&
-          s.metadata.labels?.[MANAGED_BY_LABEL] === MANAGED_BY &&
-          !s.metadata.deletionTimestamp,
-      )
+      .withLabels(SLICE_KEY, namespace!, { [SERVICE_NAME_LABEL]: name!, [MANAGED_BY_LABEL]: MANAGED_BY })
+      .filter((s) => !s.metadata.deletionTimestamp)
       .sort((a, b) => a.metadata.name!.localeCompare(b.metadata.name!));
     const wanted = groups.length ? groups : [{ ports: null, endpoints: null }];
     const labels = {

@@ -140,7 +140,7 @@ export type Placement = { node: string } | { unschedulable: string };
 export function schedulePod(store: ObjectStore, pod: Pod): Placement {
   const nodes = store.list(NODE_KEY).filter((n) => !n.metadata.deletionTimestamp);
   const load = new Map<string, number>();
-  for (const p of store.list(POD_KEY) as Pod[]) {
+  for (const p of store.unordered(POD_KEY) as IterableIterator<Pod>) {
     const phase = p.status?.phase;
     if (p.spec.nodeName && phase !== 'Succeeded' && phase !== 'Failed')
       load.set(p.spec.nodeName, (load.get(p.spec.nodeName) ?? 0) + 1);

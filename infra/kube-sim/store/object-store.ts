@@ -98,6 +98,27 @@ export class ObjectStore {
     return this.types.get(typeKey)?.claimable(namespace, ownerUid) ?? [];
   }
 
+  /** Every object of a stored type, in no particular order (for counting: no list is built). */
+  *unordered(typeKey: string): IterableIterator<KubeObject> {
+    const bucket = this.types.get(typeKey);
+    if (bucket) yield* bucket.values();
+  }
+
+  /**
+   * The objects of a type in `namespace` whose labels include all of `selector` (an equality
+   * selector), in key order; every object of the namespace when `selector` is empty.
+   */
+  withLabels(typeKey: string, namespace: string, selector: Record<string, string>): KubeObject[] {
+    const view = this.views.get(typeKey);
+    if (view) return this.withLabels(view.storageKey, namespace, selector).map((o) => view.toView(o));
+    return this.types.get(typeKey)?.withLabels(namespace, selector) ?? [];
+  }
+
+  /** The objects of a stored type whose controller reference has `ownerUid`, in key order. */
+  controlledBy(typeKey: string, ownerUid: string): KubeObject[] {
+    return this.types.get(typeKey)?.controlledBy(ownerUid) ?? [];
+  }
+
   /** Every type key with objects (for garbage collection and namespace cleanup). */
   typeKeys(): string[] {
     return [...this.types.keys()];

@@ -33,11 +33,14 @@ function addOrdered(index: Map<string, KeyOrdered>, at: string, key: string, obj
   objects.set(key, object);
 }
 
-function remove(index: Map<string, Objects | KeyOrdered>, at: string, key: string): void {
+function remove(index: Map<string, Objects>, at: string, key: string): void {
   const objects = index.get(at);
   objects?.delete(key);
   if (objects?.size === 0) index.delete(at);
 }
+
+/** Namespaces, label keys and values cannot hold a NUL. */
+const labelIndexKey = (namespace: string, key: string, value: string) => `${namespace}\0${key}\0${value}`;
 
 const inKeyOrder = (objects: Iterable<[string, KubeObject]>): KubeObject[] =>
   [...objects].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o);
@@ -49,6 +52,8 @@ export class TypeBucket {
   private readonly byController = new Map<string, Objects>();
   /** Namespaced objects without a controller, by namespace. */
   private readonly orphans = new Map<string, Objects>();
+  /** Namespaced objects by `namespace`, label key and value (labelIndexKey). */
+  private readonly byLabel = new Map<string, Objects>();
 
   get size(): number {
     return this.all.size;
@@ -58,21 +63,27 @@ export class TypeBucket {
     return this.all.get(key);
   }
 
-  /** Stores under `key`; the indexes follow the object's namespace and controller reference. */
+  /** Stores under `key`; the indexes follow the object's namespace, controller and labels. */
   set(key: string, object: KubeObject): void {
-    this.unindex(key);
+    // The namespace is part of the key, so replacing an object never moves it in the ordered
+    // maps: only the secondary indexes (controller, orphans, labels) are redone.
+    this.unindexSecondary(key);
     this.all.set(key, object);
     const namespace = object.metadata.namespace;
-    const controller = controllerUid(object);
-    if (controller) add(this.byController, controller, key, object);
-    if (!namespace) return;
-    addOrdered(this.byNamespace, namespace, key, object);
-    if (!controller) add(this.orphans, namespace, key, object);
+    if (namespace) addOrdered(this.byNamespace, namespace, key, object);
+    this.indexSecondary(key, object);
   }
 
   delete(key: string): void {
-    this.unindex(key);
+    const previous = this.all.get(key);
+    if (!previous) return;
+    this.unindexSecondary(key);
     this.all.delete(key);
+    const namespace = previous.metadata.namespace;
+    if (!namespace) return;
+    const objects = this.byNamespace.get(namespace);
+    objects?.delete(key);
+    if (objects?.size === 0) this.byNamespace.delete(namespace);
   }
 
   values(): IterableIterator<KubeObject> {
@@ -97,14 +108,49 @@ export class TypeBucket {
     return inKeyOrder([...owned, ...(this.orphans.get(namespace) ?? [])]);
   }
 
-  private unindex(key: string): void {
+  /**
+   * The objects of `namespace` carrying every label of `selector` (a non-empty equality selector:
+   * a Service's), in key order, from the label index: the endpoints controller looked through every
+   * Pod of the namespace on each sync.
+   */
+  withLabels(namespace: string, selector: Record<string, string>): KubeObject[] {
+    let smallest: Objects | undefined;
+    for (const [k, v] of Object.entries(selector)) {
+      const objects = this.byLabel.get(labelIndexKey(namespace, k, v));
+      if (!objects) return [];
+      if (!smallest || objects.size < smallest.size) smallest = objects;
+    }
+    if (!smallest) return this.list(namespace);
+    const matching = [...smallest].filter(([, o]) =>
+      Object.entries(selector).every(([k, v]) => o.metadata.labels?.[k] === v),
+    );
+    return inKeyOrder(matching);
+  }
+
+  /** The objects whose controller has `uid`, in key order. */
+  controlledBy(uid: string): KubeObject[] {
+    return inKeyOrder(this.byController.get(uid) ?? []);
+  }
+
+  private indexSecondary(key: string, object: KubeObject): void {
+    const namespace = object.metadata.namespace;
+    const controller = controllerUid(object);
+    if (controller) add(this.byController, controller, key, object);
+    if (!namespace) return;
+    if (!controller) add(this.orphans, namespace, key, object);
+    for (const [k, v] of Object.entries(object.metadata.labels ?? {}))
+      add(this.byLabel, labelIndexKey(namespace, k, v), key, object);
+  }
+
+  private unindexSecondary(key: string): void {
     const previous = this.all.get(key);
     if (!previous) return;
     const namespace = previous.metadata.namespace;
     const controller = controllerUid(previous);
     if (controller) remove(this.byController, controller, key);
     if (!namespace) return;
-    remove(this.byNamespace, namespace, key);
     if (!controller) remove(this.orphans, namespace, key);
+    for (const [k, v] of Object.entries(previous.metadata.labels ?? {}))
+      remove(this.byLabel, labelIndexKey(namespace, k, v), key);
   }
 }

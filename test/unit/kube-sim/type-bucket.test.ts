@@ -89,6 +89,57 @@ describe('kube-sim TypeBucket', () => {
     expect(b.size).toBe(live.size);
   });
 
+  it('answers label selectors and controller lookups as a scan would, through random changes', () => {
+    const random = prng(11);
+    const b = new TypeBucket();
+    const live = new Map<string, KubeObject>();
+    const pick = <T>(items: T[]) => items[Math.floor(random() * items.length)]!;
+    const labelled = (): KubeObject => {
+      const o = pod(pick(['a', 'b']), `p${Math.floor(random() * 40)}`, pick(['rs1', 'rs2', undefined]));
+      const labels: Record<string, string> = {};
+      if (random() < 0.8) labels.app = pick(['shop', 'blog']);
+      if (random() < 0.6) labels.process = pick(['web', 'worker']);
+      if (Object.keys(labels).length) o.metadata.labels = labels;
+      return o;
+    };
+    const scan = (keep: (o: KubeObject) => boolean) =>
+      [...live.entries()]
+        .filter(([, o]) => keep(o))
+        .sort(([x], [y]) => (x < y ? -1 : 1))
+        .map(([, o]) => o);
+    const selectors: Record<string, string>[] = [
+      { app: 'shop' },
+      { app: 'shop', process: 'web' },
+      { process: 'worker' },
+      { app: 'none' },
+    ];
+    for (let step = 0; step < 1_500; step++) {
+      const o = labelled();
+      if (random() < 0.25) {
+        b.delete(key(o));
+        live.delete(key(o));
+      } else {
+        b.set(key(o), o);
+        live.set(key(o), o);
+      }
+      if (step % 30 !== 0) continue;
+      for (const ns of ['a', 'b'])
+        for (const sel of selectors)
+          expect(b.withLabels(ns, sel)).toEqual(
+            scan(
+              (x) =>
+                x.metadata.namespace === ns &&
+                Object.entries(sel).every(([k, v]) => x.metadata.labels?.[k] === v),
+            ),
+          );
+      for (const uid of ['rs1', 'rs2'])
+        expect(b.controlledBy(uid)).toEqual(
+          scan((x) => x.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid) === true),
+        );
+    }
+    expect(b.withLabels('a', {})).toEqual(b.list('a'));
+  });
+
   it('keeps lists in key order through random creates, updates and deletions', () => {
     const random = prng(7);
     const b = new TypeBucket();
@@ -108,8 +159,7 @@ describe('kube-sim TypeBucket', () => {
         b.set(key(o), o);
         live.set(key(o), o);
       }
-      if (step % 50 === 0)
-        for (const ns of ['a', 'ab', 'b', undefined]) expect(b.list(ns)).toEqual(scan(ns));
+      if (step % 50 === 0) for (const ns of ['a', 'ab', 'b', undefined]) expect(b.list(ns)).toEqual(scan(ns));
     }
     expect(b.size).toBe(live.size);
   });
