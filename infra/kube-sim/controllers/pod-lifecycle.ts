@@ -38,6 +38,7 @@ import { ControllerQueue } from './controller-queue.ts';
 import { EventRecorder } from './event-recorder.ts';
 import { EventsV1Recorder } from './events-v1-recorder.ts';
 import { NODE } from './node-controller.ts';
+import { NodeLoad } from './node-load.ts';
 import { FIRST_NODE } from './node-objects.ts';
 import { imagePullError, podPullSecrets, unmountableVolume } from './pod-start-checks.ts';
 import {
@@ -108,6 +109,7 @@ export class PodLifecycleController implements SimController {
   private recheck: NodeJS.Timeout | undefined;
   private nextIp = 0;
   private readonly lookup: EnvLookup;
+  private readonly nodeLoad: NodeLoad;
   private readonly backOff: RestartBackOff;
   /**
    * The default scheduler's events (Scheduled, FailedScheduling), recorded through
@@ -128,6 +130,7 @@ export class PodLifecycleController implements SimController {
       (key) => this.sync(key),
       (key, err) => deps.onError(`pod ${key}`, err),
     );
+    this.nodeLoad = new NodeLoad(deps.store);
     this.lookup = {
       secret: (ns, name) => deps.store.get(SECRET_KEY, ns, name),
       configMap: (ns, name) => deps.store.get(CONFIG_MAP_KEY, ns, name),
@@ -157,6 +160,7 @@ export class PodLifecycleController implements SimController {
 
   stop(): void {
     this.unsubscribe();
+    this.nodeLoad.stop();
     this.queue.stop();
     if (this.recheck) clearTimeout(this.recheck);
     this.recheck = undefined;
@@ -220,7 +224,7 @@ export class PodLifecycleController implements SimController {
     if (!pod.spec.nodeName) {
       // The scheduler leaves gated Pods alone (PodScheduled stays False/SchedulingGated upstream).
       if (pod.spec.schedulingGates?.length) return;
-      const placement = schedulePod(this.deps.store, pod);
+      const placement = schedulePod(this.deps.store, this.nodeLoad, pod);
       if ('unschedulable' in placement) {
         // schedule_one.go handleSchedulingFailure: PodScheduled False/Unschedulable and an event;
         // looked at again with the blocked Pods (a Node may come, or be uncordoned).

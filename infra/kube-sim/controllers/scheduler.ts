@@ -13,10 +13,10 @@ import { typeKey } from '../api/service.ts';
 import type { ObjectStore } from '../store/object-store.ts';
 import type { KubeObject } from '../types.ts';
 import { NODE } from './node-controller.ts';
-import { POD, type Pod } from './workload-types.ts';
+import type { NodeLoad } from './node-load.ts';
+import type { Pod } from './workload-types.ts';
 
 const NODE_KEY = typeKey(NODE);
-const POD_KEY = typeKey(POD);
 
 interface Requirement {
   key: string;
@@ -137,14 +137,8 @@ function toleratesUnschedulable(pod: Pod): boolean {
 export type Placement = { node: string } | { unschedulable: string };
 
 /** Where the scheduler puts `pod`, or why it cannot. */
-export function schedulePod(store: ObjectStore, pod: Pod): Placement {
+export function schedulePod(store: ObjectStore, load: NodeLoad, pod: Pod): Placement {
   const nodes = store.list(NODE_KEY).filter((n) => !n.metadata.deletionTimestamp);
-  const load = new Map<string, number>();
-  for (const p of store.unordered(POD_KEY) as IterableIterator<Pod>) {
-    const phase = p.status?.phase;
-    if (p.spec.nodeName && phase !== 'Succeeded' && phase !== 'Failed')
-      load.set(p.spec.nodeName, (load.get(p.spec.nodeName) ?? 0) + 1);
-  }
   let notReady = 0;
   let cordoned = 0;
   let mismatched = 0;
@@ -162,7 +156,7 @@ export function schedulePod(store: ObjectStore, pod: Pod): Placement {
     } else feasible.push(node.metadata.name!);
   }
   if (feasible.length > 0) {
-    feasible.sort((a, b) => (load.get(a) ?? 0) - (load.get(b) ?? 0) || a.localeCompare(b));
+    feasible.sort((a, b) => load.of(a) - load.of(b) || a.localeCompare(b));
     return { node: feasible[0]! };
   }
   // framework.Diagnosis as the scheduler's FitError prints it: reasons sorted, counts first.
