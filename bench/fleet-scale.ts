@@ -13,10 +13,13 @@
  *       (get/list: the informers' watches are not counted), wall time; then 1 % of the apps edited
  *       by hand with kubectl (web scaled, Service deleted, a variable removed from config-{app})
  *       and a second sync: its writes must equal the drifted objects.
- *   (3) memory: more image changes until every app has `--revisions` app revisions, then a sync so
+ *   (3) memory: domain changes until every app has `--revisions` app revisions, then a sync so
  *       every worker has seen every app: worker RSS, the benchmark process's RSS (kube-sim runs
  *       in it), Redis used_memory per 1,000 finished deploy jobs (INFO memory before and after
- *       the rounds of (1), whose jobs the queue's retention all keeps: src/jobs/client.ts).
+ *       the rounds of (1), whose jobs the queue's retention all keeps: src/jobs/client.ts). Each
+ *       change is `domains set` to the app's domain plus one that replaces the previous change's:
+ *       a new app revision (its Ingresses) with the same number of objects, and no rollout, which
+ *       is what six more image changes of 1,000 apps would have cost the simulated cluster.
  *
  * kube-sim runs its workload controllers (a deploy waits for its rollout, so they must), with the
  * default delays (pods ready after 50 ms, 10 ms between Deployment controller steps), in this process.
@@ -34,7 +37,7 @@ import { type Sim, type SimOptions, startSim } from '../infra/kube-sim/sim.ts';
 import { loadFleetConfig } from '../src/core/env.ts';
 import { Sealer } from '../src/jobs/sealing.ts';
 import { kubeCli } from '../test/helpers/kubectl.ts';
-import { deployPayload, setupJobs } from './fixtures/deploy-app.ts';
+import { deployPayload, domainOf, setupJobs } from './fixtures/deploy-app.ts';
 import { int, percentile, printTable } from './fixtures/report.ts';
 import { isWrite, sleep, Windows } from './fixtures/request-windows.ts';
 import { type DriftedObject, driftApp } from './fixtures/scale-drift.ts';
@@ -88,6 +91,13 @@ export function parseScaleArgs(argv: string[]): ScaleOptions {
 const appName = (i: number) => `app-${String(i).padStart(5, '0')}`;
 const versionOf = (n: number) => `1.0.${n}`;
 const shaOf = (n: number) => (n % 16).toString(16).repeat(40);
+
+/** A `domains set` that makes revision `n` of the app: its domain and `r{n}.{domain}`. */
+const domainRevision = (app: string, n: number) => ({
+  app,
+  action: 'set',
+  domains: [domainOf(app), `r${n}.${domainOf(app)}`],
+});
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '—');
 const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
@@ -271,10 +281,11 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
       )
         lostReported++;
 
-    // (3) memory: revisions up to --revisions, then a sync so every worker has every app in view.
+    // (3) memory: revisions up to --revisions (domain changes: see the header), then a sync so
+    // every worker has every app in view.
     while (revision < o.revisions) {
       revision++;
-      await fleet.runBatch(deploys(revision));
+      await fleet.runBatch(apps.map((app) => ({ type: 'domains', payload: domainRevision(app, revision) })));
     }
     await fleet.runBatch(sync, 1 + o.apps);
     await sim.settle();

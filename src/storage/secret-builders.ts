@@ -40,10 +40,23 @@ export function toBase64Data(data: ReadonlyMap<string, Uint8Array>): Record<stri
   return out;
 }
 
+/**
+ * A Secret's data decoded, each value in memory of its own. `Buffer.from(value, 'base64')` carves
+ * values under 4 KiB out of Node's shared 8 KiB pool; a chunk kept in the chunk cache then keeps
+ * its whole pool slab alive, and so does every small entry, so the cache held up to ten times the
+ * bytes it counted (a worker's chunk tail caches every chunk any worker writes).
+ */
 export function fromBase64Data(data: Record<string, string> | undefined): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
-  for (const [key, value] of Object.entries(data ?? {})) out.set(key, Buffer.from(value, 'base64'));
+  for (const [key, value] of Object.entries(data ?? {})) out.set(key, ownedBase64(value));
   return out;
+}
+
+function ownedBase64(value: string): Uint8Array {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(value, 'base64'));
+  const written = bytes.write(value, 'base64');
+  // byteLength is exact for padded base64; for anything else, copy what was decoded.
+  return written === bytes.length ? bytes : new Uint8Array(bytes.subarray(0, written));
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- scale` at tiny sizes: the benchmark runs end to end (set-up, deploys through
- * real worker processes, the Helm loop with real Helm 4, two syncs, hand edits with kubectl) and
+ * real worker processes, the Helm loop with real Helm 4, two syncs, hand edits with kubectl, the
+ * memory phase's domain changes) and
  * prints every figure line with its target. Timings are the benchmark's business, not asserted here.
  */
 import { execFile } from 'node:child_process';
@@ -32,8 +33,9 @@ describe('bench: fleet scale', () => {
       '1',
       '--helm-apps',
       '2',
+      // 3: one revision more than set-up and the round make, so the domain-change path runs.
       '--revisions',
-      '2',
+      '3',
     ]);
     expect(code, `${stdout}\n${stderr}`).toBe(0);
     const verdict = '(PASS|FAIL) {2}';
