@@ -31,11 +31,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
 import { defaultControllerSettings } from '../infra/kube-sim/controllers/settings.ts';
 import type { RequestRecord } from '../infra/kube-sim/server/request-log.ts';
 import { type Sim, type SimOptions, startSim } from '../infra/kube-sim/sim.ts';
 import { loadFleetConfig } from '../src/core/env.ts';
 import { Sealer } from '../src/jobs/sealing.ts';
+import { SecretReleaseStore, STORE_DEFAULTS } from '../src/storage/index.ts';
 import { kubeCli } from '../test/helpers/kubectl.ts';
 import { deployPayload, domainOf, setupJobs } from './fixtures/deploy-app.ts';
 import { int, percentile, printTable } from './fixtures/report.ts';
@@ -212,6 +214,7 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
   let simRss = 0;
   const storage = new Map<string, number>();
   let clusterObjects = 0;
+  let appRevisions: number[] = [];
   try {
     // Set-up, not measured: every app's properties, domain, config and first deploy.
     const emptyMemory = await fleet.usedMemory();
@@ -296,6 +299,13 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
       storage.set(kind, (storage.get(kind) ?? 0) + 1);
     }
     clusterObjects = sim.store.count();
+    // The revisions the workers know, read back from release storage (the figure's premise).
+    const kc = new KubeConfig();
+    kc.loadFromString(sim.kubeconfig());
+    const history = new SecretReleaseStore({ kube: kc, tailChunks: false });
+    await history.start();
+    appRevisions = apps.map((app) => history.history(app).length);
+    await history.stop();
     simRss = process.memoryUsage().rss;
   } finally {
     await fleet.stop();
@@ -435,6 +445,10 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
     `    release storage: ${fmt([...storage.values()].reduce((a, b) => a + b, 0) / o.apps)} Secrets per app ` +
       `(${[...storage].map(([k, n]) => `${k} ${fmt(n / o.apps)}`).join(', ')}); ` +
       `${fmt(clusterObjects / o.apps)} objects per app in the whole cluster store (pods, ReplicaSets, events included)`,
+  );
+  console.log(
+    `    app revisions in release storage: ${Math.min(...appRevisions)} to ${Math.max(...appRevisions)} per app ` +
+      `(asked: ${o.revisions}; storage keeps at most ${STORE_DEFAULTS.historyMax})`,
   );
   console.log(
     `${verdict(maxRss <= 200 * MB)}  worker RSS ≤ 200 MB: ${fmt(maxRss / MB)} MB (largest of ${workerRss.length})`,

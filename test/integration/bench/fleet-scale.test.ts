@@ -61,6 +61,8 @@ describe('bench: fleet scale', () => {
       /^\| redis-server +\| used_memory per app after set-up \(its 4 jobs kept\) +\| +-?[\d.]+ KB \|$/m,
       /^\| redis-server +\| commands per deploy \(rounds of \(1\), polling included\) +\| +\d+ \|$/m,
       /^ {4}release storage: [\d.]+ Secrets per app \(.*index [\d.]+/m,
+      // Set-up's deploy, the round's and one domain change: every app has its 3 revisions.
+      /^ {4}app revisions in release storage: 3 to 3 per app \(asked: 3;/m,
       new RegExp(`^${verdict}worker RSS ≤ 200 MB: [\\d.]+ MB`, 'm'),
     ])
       expect(stdout).toMatch(line);
