@@ -7,7 +7,6 @@ import type { V1Secret } from '@kubernetes/client-node';
 import type { InformerCache } from '../kube/informer-cache.ts';
 import type { ChunkReader } from './chunk-reader.ts';
 import type { IndexEntry, IndexView } from './index-view.ts';
-import { LABEL_RELEASE } from './names.ts';
 import type { SecretApi } from './secret-api.ts';
 
 /**
@@ -62,8 +61,7 @@ export function allIndexes(ctx: StorageContext): IndexEntry[] {
 /** A release's cached revisions, oldest first. */
 export function revisionsOf(ctx: StorageContext, release: string): IndexEntry[] {
   const out: IndexEntry[] = [];
-  for (const secret of ctx.indexes.list(ctx.namespace)) {
-    if (secret.metadata?.labels?.[LABEL_RELEASE] !== release) continue;
+  for (const secret of ctx.indexes.listByLabel(release, ctx.namespace)) {
     const entry = ctx.view.view(secret);
     if (entry) out.push(entry);
   }

@@ -32,6 +32,7 @@ import {
   clampDescription,
   DEFAULT_NAMESPACE,
   indexName,
+  LABEL_RELEASE,
   LABEL_STATUS,
   requireReleaseStatus,
   selectorFor,
@@ -115,6 +116,9 @@ export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, Store
         path: `/api/v1/namespaces/${namespace}/secrets`,
         labelSelector: selectorFor(kind),
         list: () => core.listNamespacedSecret({ namespace, labelSelector: selectorFor(kind) }),
+        // A release's history is read on every job: found by its label, not by a scan of every
+        // revision of every app (context.ts revisionsOf).
+        ...(kind === 'index' ? { indexLabel: LABEL_RELEASE } : {}),
         ...(options.onInformerError ? { onError: options.onInformerError } : {}),
         ...(options.fences ? { fences: options.fences } : {}),
       });

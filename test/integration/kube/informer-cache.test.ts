@@ -55,3 +55,66 @@ describe('InformerCache.onChange', () => {
     }
   });
 });
+
+describe('InformerCache.listByLabel', () => {
+  it('finds objects by the indexed label as a filtered list would, through writes, deletions and a relist', async () => {
+    const ns = 'default';
+    const cache = new InformerCache<k8s.V1ConfigMap>({
+      kc: k.kc,
+      path: `/api/v1/namespaces/${ns}/configmaps`,
+      labelSelector: 'indexed=yes',
+      list: () => k.core.listNamespacedConfigMap({ namespace: ns, labelSelector: 'indexed=yes' }),
+      indexLabel: 'release',
+    });
+    const create = (name: string, release: string) =>
+      k.core.createNamespacedConfigMap({
+        namespace: ns,
+        body: { metadata: { name, labels: { indexed: 'yes', release } } },
+      });
+    const byScan = (release: string) =>
+      cache
+        .list(ns)
+        .filter((o) => o.metadata?.labels?.release === release)
+        .map((o) => o.metadata!.name)
+        .sort();
+    const byIndex = (release: string) =>
+      cache
+        .listByLabel(release, ns)
+        .map((o) => o.metadata!.name)
+        .sort();
+    const agree = () => {
+      for (const release of ['a', 'b', 'c']) expect(byIndex(release), release).toEqual(byScan(release));
+    };
+    await create('before-a', 'a');
+    await cache.start();
+    try {
+      await cache.synced();
+      expect(byIndex('a')).toEqual(['before-a']);
+      // A write this process made is listed at once, before its watch event.
+      cache.wrote(await create('a-2', 'a'));
+      expect(byIndex('a')).toEqual(['a-2', 'before-a']);
+      await create('b-1', 'b');
+      await until(() => (byIndex('b').length === 1 ? true : undefined), 'b-1 on the watch');
+      agree();
+      // A deletion this process made hides the object at once; the DELETED event removes it.
+      await k.core.deleteNamespacedConfigMap({ name: 'before-a', namespace: ns });
+      cache.deleted(ns, 'before-a');
+      expect(byIndex('a')).toEqual(['a-2']);
+      // Deleted while no watch runs, then a relist after compaction: the relist's view holds.
+      await cache.stop();
+      await k.core.deleteNamespacedConfigMap({ name: 'b-1', namespace: ns });
+      await create('c-1', 'c');
+      k.sim.compact();
+      await cache.start();
+      await until(
+        () => (byIndex('c').length === 1 && byIndex('b').length === 0 ? true : undefined),
+        'the relist',
+      );
+      agree();
+      expect(byIndex('none')).toEqual([]);
+      expect(byIndex('a')).toEqual(['a-2']);
+    } finally {
+      await cache.stop();
+    }
+  });
+});
