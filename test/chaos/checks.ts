@@ -59,10 +59,22 @@ function outcomeOf(f: Finished): Outcome {
     : 'completed';
 }
 
-/** A reason a user can act on: not empty, not a bare stack or `undefined`. */
-function unclear(reason: string | undefined): boolean {
+/**
+ * A reason a user can act on: not empty, not a bare stack or `undefined`, and not a JavaScript
+ * runtime error (`x is not defined`, `Cannot read properties of undefined`, `… is not a
+ * function`), which is a bug in longshore and no reason at all. A run whose every job failed with
+ * one of those once passed as "nothing happened, as the model says".
+ */
+export function unclear(reason: string | undefined): boolean {
   const text = reason?.trim() ?? '';
-  return text === '' || /^(undefined|null|Error|\[object Object\])$/.test(text);
+  return (
+    text === '' ||
+    /^(undefined|null|Error|\[object Object\])$/.test(text) ||
+    /^(ReferenceError|TypeError|SyntaxError|RangeError): /.test(text) ||
+    /\bis not defined\b|\bCannot read properties of (undefined|null)\b|\bis not a function\b|\bis not iterable\b|\bCannot access '[^']+' before initialization\b/.test(
+      text,
+    )
+  );
 }
 
 /** Ids and numbers vary per run: the reason's shape is what is listed. */
