@@ -10,7 +10,7 @@ import { Sealer, sealContext } from '../../src/jobs/sealing.ts';
 import { type DeployFleet, startDeployFleet } from '../helpers/deploy-fleet.ts';
 import { CLI, type Proc, startProcess } from '../helpers/processes.ts';
 import { holdFor, until } from '../helpers/wait.ts';
-import { type Finished, type FleetJob, runChecks, runObjectsLeft } from './checks.ts';
+import { type Finished, type FleetJob, runChecks, runObjectsLeft, unclear } from './checks.ts';
 import { BASE_FAULTS, driverRandom, faultRandom } from './fault-stream.ts';
 import {
   type ChaosSize,
@@ -294,7 +294,8 @@ export async function runChaos(seed: number, size: ChaosSize): Promise<ChaosRepo
     for (const job of await jobs.queue.getJobs(['failed'])) {
       if (PLANNED_TYPES.has(job.name)) continue;
       const reason = (job.failedReason ?? '').split('\n')[0]!.trim();
-      if (!reason) report.findings.push(`job ${job.id} (${job.name}) failed without a reason`);
+      if (unclear(reason))
+        report.findings.push(`job ${job.id} (${job.name}) failed without a clear reason: ${reason}`);
       const key = `${job.name}: ${reason.replace(/\d+/g, 'N').slice(0, 200)}`;
       report.failedReasons.set(key, (report.failedReasons.get(key) ?? 0) + 1);
     }

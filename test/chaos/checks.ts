@@ -300,9 +300,36 @@ export function runObjectsLeft(f: DeployFleet): string[] {
     for (const o of f.sim.store.list(typeKey) as KubeObject[])
       if (o.metadata.labels?.['longshore.dev/job'] === 'run')
         left.push(
-          `${kind} ${o.metadata.namespace}/${o.metadata.name}${o.metadata.deletionTimestamp ? ' (being deleted)' : ''}`,
+          `${kind} ${o.metadata.namespace}/${o.metadata.name}${o.metadata.deletionTimestamp ? ' (being deleted)' : ''} ${runObjectState(o)}`,
         );
   return left.sort();
+}
+
+/** A left run object's state, so a finding says why it stayed (never finished, or not collected). */
+function runObjectState(o: KubeObject): string {
+  const status = (o.status ?? {}) as {
+    active?: number;
+    succeeded?: number;
+    failed?: number;
+    phase?: string;
+    conditions?: { type: string; status: string; reason?: string }[];
+    containerStatuses?: { state?: { waiting?: { reason?: string; message?: string } } }[];
+  };
+  const conditions = (status.conditions ?? [])
+    .filter((c) => c.status === 'True')
+    .map((c) => `${c.type}${c.reason ? `/${c.reason}` : ''}`);
+  const waiting = (status.containerStatuses ?? [])
+    .map((c) => c.state?.waiting)
+    .filter((w) => w !== undefined)
+    .map((w) => `${w.reason}: ${w.message ?? ''}`);
+  return show({
+    ...(o.kind === 'Job'
+      ? { active: status.active ?? 0, succeeded: status.succeeded ?? 0, failed: status.failed ?? 0 }
+      : { phase: status.phase }),
+    conditions,
+    ...(waiting.length ? { waiting } : {}),
+    created: o.metadata.creationTimestamp,
+  });
 }
 
 function sorted<T>(record: Record<string, T>): Record<string, T> {
