@@ -12,7 +12,10 @@ describe('storage: base64 data of Secrets', () => {
     const random = prng(2);
     const values = new Map<string, Uint8Array>();
     for (const size of [0, 1, 2, 3, 4, 100, 600, 4095, 4096, 9000]) {
-      values.set(`k${size}`, Uint8Array.from({ length: size }, () => Math.floor(random() * 256)));
+      values.set(
+        `k${size}`,
+        Uint8Array.from({ length: size }, () => Math.floor(random() * 256)),
+      );
     }
     const decoded = fromBase64Data(toBase64Data(values));
     expect([...decoded.keys()]).toEqual([...values.keys()]);
