@@ -117,6 +117,14 @@ export function parseLabelSelector(selector: string | null | undefined): LabelSe
   };
 }
 
+/** An equality selector (a Service's `spec.selector`): every entry is among `labels`. */
+export function matchesEquality(
+  selector: Record<string, string>,
+  labels: Record<string, string> | undefined,
+): boolean {
+  return Object.entries(selector).every(([k, v]) => labels?.[k] === v);
+}
+
 /** A LabelSelector object (matchLabels/matchExpressions), as in Deployment.spec.selector. */
 export function matchesLabelSelectorObject(
   selector:

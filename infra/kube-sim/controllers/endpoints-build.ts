@@ -8,6 +8,7 @@
  * a number as is, a name through the Pod's container ports; a Pod lacking a named port has no
  * endpoint for it. Pods with the same resolved ports share a subset (a slice).
  */
+import { matchesEquality } from '../selectors.ts';
 import type { KubeObject } from '../types.ts';
 import { isPodReady } from './pod-util.ts';
 import type { Pod } from './workload-types.ts';
@@ -58,15 +59,12 @@ function findPort(pod: Pod, port: ServicePort): number | undefined {
   return undefined;
 }
 
-const selects = (selector: Record<string, string>, pod: Pod) =>
-  Object.entries(selector).every(([k, v]) => pod.metadata.labels?.[k] === v);
-
 /** The Pods a Service with a selector has endpoints for, with their resolved ports. */
 export function podEndpoints(service: Service, pods: Pod[]): PodEndpoint[] {
   const selector = service.spec.selector ?? {};
   const out: PodEndpoint[] = [];
   for (const pod of pods) {
-    if (!selects(selector, pod)) continue;
+    if (!matchesEquality(selector, pod.metadata.labels)) continue;
     const ip = pod.status?.podIP;
     const phase = pod.status?.phase;
     if (!ip || phase === 'Succeeded' || phase === 'Failed') continue;

@@ -15,6 +15,7 @@ import { timestamp } from '../api/metadata.ts';
 import { typeKey } from '../api/service.ts';
 import { StatusError } from '../errors.ts';
 import { findByKind } from '../resources.ts';
+import { matchesEquality } from '../selectors.ts';
 import type { StoreEvent } from '../store/object-store.ts';
 import type { KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
@@ -79,8 +80,7 @@ export class EndpointsController implements SimController {
         const { name } = splitKey(key);
         const selector = (this.deps.store.get(SERVICE_KEY, ns, name) as Service | undefined)?.spec.selector;
         if (!selector) continue;
-        const matches = (o: KubeObject | undefined) =>
-          !!o && Object.entries(selector).every(([k, v]) => o.metadata.labels?.[k] === v);
+        const matches = (o: KubeObject | undefined) => !!o && matchesEquality(selector, o.metadata.labels);
         if (matches(event.object) || matches(event.previous)) this.queue.add(key);
       }
     }

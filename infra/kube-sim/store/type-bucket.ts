@@ -7,6 +7,7 @@
  * other apps' pods (the fleet-scale benchmark's profile), not simulating. Now a claim costs the
  * owner's objects plus the namespace's orphans.
  */
+import { matchesEquality } from '../selectors.ts';
 import type { KubeObject } from '../types.ts';
 import { KeyOrdered } from './key-ordered.ts';
 
@@ -15,23 +16,23 @@ type Objects = Map<string, KubeObject>;
 const controllerUid = (object: KubeObject): string | undefined =>
   object.metadata.ownerReferences?.find((r) => r.controller === true)?.uid;
 
-function add(index: Map<string, Objects>, at: string, key: string, object: KubeObject): void {
+/** Files `object` under `key` in the index entry `at`, made with `make` when it is new. */
+function add<T extends { set(key: string, object: KubeObject): unknown }>(
+  index: Map<string, T>,
+  at: string,
+  key: string,
+  object: KubeObject,
+  make: () => T,
+): void {
   let objects = index.get(at);
   if (!objects) {
-    objects = new Map();
+    objects = make();
     index.set(at, objects);
   }
   objects.set(key, object);
 }
 
-function addOrdered(index: Map<string, KeyOrdered>, at: string, key: string, object: KubeObject): void {
-  let objects = index.get(at);
-  if (!objects) {
-    objects = new KeyOrdered();
-    index.set(at, objects);
-  }
-  objects.set(key, object);
-}
+const newMap = (): Objects => new Map();
 
 function remove(index: Map<string, Objects>, at: string, key: string): void {
   const objects = index.get(at);
@@ -70,7 +71,7 @@ export class TypeBucket {
     this.unindexSecondary(key);
     this.all.set(key, object);
     const namespace = object.metadata.namespace;
-    if (namespace) addOrdered(this.byNamespace, namespace, key, object);
+    if (namespace) add(this.byNamespace, namespace, key, object, () => new KeyOrdered());
     this.indexSecondary(key, object);
   }
 
@@ -121,9 +122,7 @@ export class TypeBucket {
       if (!smallest || objects.size < smallest.size) smallest = objects;
     }
     if (!smallest) return this.list(namespace);
-    const matching = [...smallest].filter(([, o]) =>
-      Object.entries(selector).every(([k, v]) => o.metadata.labels?.[k] === v),
-    );
+    const matching = [...smallest].filter(([, o]) => matchesEquality(selector, o.metadata.labels));
     return inKeyOrder(matching);
   }
 
@@ -135,11 +134,11 @@ export class TypeBucket {
   private indexSecondary(key: string, object: KubeObject): void {
     const namespace = object.metadata.namespace;
     const controller = controllerUid(object);
-    if (controller) add(this.byController, controller, key, object);
+    if (controller) add(this.byController, controller, key, object, newMap);
     if (!namespace) return;
-    if (!controller) add(this.orphans, namespace, key, object);
+    if (!controller) add(this.orphans, namespace, key, object, newMap);
     for (const [k, v] of Object.entries(object.metadata.labels ?? {}))
-      add(this.byLabel, labelIndexKey(namespace, k, v), key, object);
+      add(this.byLabel, labelIndexKey(namespace, k, v), key, object, newMap);
   }
 
   private unindexSecondary(key: string): void {
