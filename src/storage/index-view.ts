@@ -3,9 +3,11 @@
  * metadata, the manifest for object identities and digests. Never a chunk. A manifest that cannot
  * be decoded leaves the revision listed (with `unreadable` set) instead of failing history.
  * Decoded manifests are memoized by uid and manifest text: status changes replace the cached
- * object but not its manifest, and history is asked for often.
+ * object but not its manifest, and history is asked for often. Their entries come from one pool
+ * (entry-pool.ts), so the many entries revisions repeat are held once.
  */
 import type { V1Secret } from '@kubernetes/client-node';
+import { EntryPool } from './entry-pool.ts';
 import { decodeManifest, ManifestError, type StoredEntry } from './manifest.ts';
 import {
   ANNOTATION_CHART,
@@ -35,6 +37,7 @@ export interface IndexEntry {
 
 export class IndexView {
   private readonly memo = new Map<string, { raw: string; entries?: StoredEntry[]; problem?: string }>();
+  private readonly pool = new EntryPool();
 
   view(secret: V1Secret): IndexEntry | undefined {
     const labels = secret.metadata?.labels ?? {};
@@ -72,17 +75,27 @@ export class IndexView {
   retain(uids: Set<string>): void {
     if (this.memo.size <= uids.size * 2 + 16) return;
     for (const uid of this.memo.keys()) if (!uids.has(uid)) this.memo.delete(uid);
+    this.pool.retain([...this.memo.values()].flatMap((m) => (m.entries ? [m.entries] : [])));
+  }
+
+  /** Distinct manifest entries held (for tests and figures). */
+  get sharedEntries(): number {
+    return this.pool.size;
   }
 
   private manifestOf(secret: V1Secret): { entries?: StoredEntry[]; problem?: string } {
     const raw = secret.data?.[MANIFEST_KEY] ?? '';
     const uid = secret.metadata?.uid ?? secret.metadata?.name ?? '';
     const hit = this.memo.get(uid);
-    if (hit && hit.raw === raw) return hit;
+    if (hit && hit.raw === raw) {
+      // The same text, but a status change brought a new copy of it: hold that one only.
+      hit.raw = raw;
+      return hit;
+    }
     let result: { entries?: StoredEntry[]; problem?: string };
     try {
       if (!raw) throw new ManifestError('the index has no manifest');
-      result = { entries: decodeManifest(Buffer.from(raw, 'base64')) };
+      result = { entries: decodeManifest(Buffer.from(raw, 'base64')).map((e) => this.pool.share(e)) };
     } catch (err) {
       result = { problem: (err as Error).message };
     }

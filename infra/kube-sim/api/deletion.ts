@@ -8,7 +8,7 @@ import { CLEANUP_FINALIZER, isCrdType } from '../crd/definition.ts';
 import { statusErrors } from '../errors.ts';
 import type { ResourceType } from '../resources.ts';
 import type { ObjectStore } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { timestamp } from './metadata.ts';
 import { deletionDeadline, isPod, podGracePeriod } from './pod-grace.ts';
 import type { ApiRequest } from './request.ts';
@@ -90,7 +90,7 @@ export function deleteObject(
       deps.onDeleted(type, deleted);
       return { code, object: deleted, gone: true };
     }
-    const next: KubeObject = structuredClone(existing);
+    const next: KubeObject = clone(existing);
     next.metadata.deletionTimestamp = deletionDeadline(grace);
     next.metadata.deletionGracePeriodSeconds = grace;
     const { object } = deps.store.update(deps.typeKey(type), next);
@@ -108,7 +108,7 @@ export function deleteObject(
 
   const isNamespace = type.kind === 'Namespace' && !type.group;
   if (finalizers.length > 0 || isNamespace || grace > 0) {
-    const next: KubeObject = structuredClone(existing);
+    const next: KubeObject = clone(existing);
     next.metadata.deletionTimestamp = grace > 0 ? deletionDeadline(grace) : timestamp();
     next.metadata.deletionGracePeriodSeconds = grace;
     if (finalizers.length > 0) next.metadata.finalizers = finalizers;

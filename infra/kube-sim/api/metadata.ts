@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { isCustomResource } from '../crd/custom-resources.ts';
 import type { ResourceType } from '../resources.ts';
-import { isPlainObject, type KubeObject } from '../types.ts';
+import { clone, isPlainObject, type KubeObject } from '../types.ts';
 
 /** Kinds whose metadata.generation tracks spec changes (and which fields count). */
 const GENERATION_FIELDS: Record<string, ((o: KubeObject) => unknown)[]> = {
@@ -91,14 +91,14 @@ export function prepareUpdate(
   if (subresource === 'finalize') {
     // PUT namespaces/<name>/finalize changes spec.finalizers and nothing else.
     const finalizers = (object.spec as { finalizers?: string[] } | undefined)?.finalizers;
-    next = structuredClone(old);
+    next = clone(old);
     next.spec = { ...(next.spec as object), finalizers: finalizers ?? [] };
     next.metadata = {
       ...next.metadata,
       resourceVersion: object.metadata.resourceVersion ?? old.metadata.resourceVersion,
     };
   } else if (subresource === 'status') {
-    next = { ...structuredClone(old), status: object.status };
+    next = { ...clone(old), status: object.status };
     if (object.status === undefined) delete next.status;
     // metadata may still carry a resourceVersion precondition and managedFields of this write.
     next.metadata = {
@@ -109,7 +109,7 @@ export function prepareUpdate(
     next = object;
     if (hasStatusSubresource(type)) {
       if (old.status === undefined) delete next.status;
-      else next.status = structuredClone(old.status);
+      else next.status = clone(old.status);
     }
   }
   const meta = next.metadata;

@@ -1,7 +1,7 @@
 /** The `scale` subresource (autoscaling/v1 Scale) of Deployments and ReplicaSets. */
 import { statusErrors } from '../errors.ts';
 import type { ResourceType } from '../resources.ts';
-import { isPlainObject, type KubeObject } from '../types.ts';
+import { clone, isPlainObject, type KubeObject } from '../types.ts';
 
 interface WithReplicas {
   replicas?: number;
@@ -58,7 +58,7 @@ export function fromScale(type: ResourceType, old: KubeObject, scale: KubeObject
       ],
     );
   }
-  const next = structuredClone(old);
+  const next = clone(old);
   next.spec = { ...(next.spec as object), replicas: replicas ?? 0 };
   const rv = isPlainObject(scale.metadata) ? scale.metadata.resourceVersion : undefined;
   if (typeof rv === 'string' && rv) next.metadata.resourceVersion = rv;

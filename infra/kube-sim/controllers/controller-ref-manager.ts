@@ -4,7 +4,7 @@
  * objects it no longer matches. Neither happens while the owner is being deleted, and objects
  * being deleted are not adopted.
  */
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { controllerOf, controllerRef } from './workload-types.ts';
 
 export function claimObjects<T extends KubeObject>(
@@ -21,7 +21,7 @@ export function claimObjects<T extends KubeObject>(
       if (ref.uid !== owner.metadata.uid) continue;
       if (matches(object)) claimed.push(object);
       else if (!ownerDeleting) {
-        const next = structuredClone(object);
+        const next = clone(object);
         next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter(
           (r) => r.uid !== owner.metadata.uid,
         );
@@ -30,7 +30,7 @@ export function claimObjects<T extends KubeObject>(
       continue;
     }
     if (ownerDeleting || object.metadata.deletionTimestamp || !matches(object)) continue;
-    const next = structuredClone(object);
+    const next = clone(object);
     next.metadata.ownerReferences = [...(next.metadata.ownerReferences ?? []), controllerRef(owner)];
     claimed.push(write(next));
   }

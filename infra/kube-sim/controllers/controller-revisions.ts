@@ -12,7 +12,7 @@
 import { typeKey } from '../api/service.ts';
 import { findByKind } from '../resources.ts';
 import type { ObjectStore } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
 import { computeHash } from './pod-template-hash.ts';
 import type { SimClient } from './sim-client.ts';
@@ -43,12 +43,12 @@ export function ownedRevisions(store: ObjectStore, owner: KubeObject): Controlle
 
 /** getPatch: the template, replacing the whole of the owner's on undo. */
 function revisionData(owner: Owner): ControllerRevision['data'] {
-  return { spec: { template: { ...structuredClone(owner.spec.template), $patch: 'replace' } } };
+  return { spec: { template: { ...clone(owner.spec.template), $patch: 'replace' } } };
 }
 
 /** The template a revision holds (ApplyRevision, without the directive). */
 export function revisionTemplate(cr: ControllerRevision): PodTemplateSpec {
-  const { $patch: _directive, ...template } = structuredClone(cr.data?.spec?.template ?? {});
+  const { $patch: _directive, ...template } = clone(cr.data?.spec?.template ?? {});
   return template;
 }
 
@@ -68,7 +68,7 @@ export function ensureUpdateRevision(
   if (equal.length > 0) {
     const found = equal.at(-1)!;
     if (found.revision === latest) return { update: found, revisions };
-    const next = structuredClone(found);
+    const next = clone(found);
     next.revision = latest + 1;
     const stored = client.update(CONTROLLER_REVISION, next) as ControllerRevision;
     return { update: stored, revisions: ownedRevisions(store, owner) };

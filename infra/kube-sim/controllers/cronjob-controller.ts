@@ -21,7 +21,7 @@
 import { timestamp } from '../api/metadata.ts';
 import { StatusError } from '../errors.ts';
 import type { StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import {
   CRONJOB,
   CRONJOB_KEY,
@@ -104,7 +104,7 @@ export class CronJobController implements SimController {
     // Bring status.active up to date first, as the sync before a scheduled run does.
     this.sync(namespace, name, false);
     const cronJob = this.deps.client.get(CRONJOB, namespace, name)!;
-    const status: CronJobStatus = structuredClone(statusOf<CronJobStatus>(cronJob));
+    const status: CronJobStatus = clone(statusOf<CronJobStatus>(cronJob));
     const active = status.active ?? [];
     if (spec.concurrencyPolicy === 'Forbid' && active.length > 0) {
       this.events.event(
@@ -152,7 +152,7 @@ export class CronJobController implements SimController {
         },
         ownerReferences: [newControllerRef(cronJob)],
       },
-      spec: structuredClone(template.spec),
+      spec: clone(template.spec),
     };
     try {
       const created = this.deps.client.create(JOB, job);
@@ -188,7 +188,7 @@ export class CronJobController implements SimController {
     const cronJob = this.deps.client.get(CRONJOB, namespace, name);
     if (!cronJob) return;
     const spec = cronJob.spec as CronJobSpec;
-    const status: CronJobStatus = structuredClone(statusOf<CronJobStatus>(cronJob));
+    const status: CronJobStatus = clone(statusOf<CronJobStatus>(cronJob));
     const jobs = this.deps.store.list(JOB_KEY, namespace).filter((j) => isControlledBy(j, cronJob));
     const uids = new Set(jobs.map((j) => j.metadata.uid));
     for (const job of jobs) {
@@ -367,7 +367,7 @@ export class CronJobController implements SimController {
     if (status.lastScheduleTime) next.lastScheduleTime = status.lastScheduleTime;
     if (status.lastSuccessfulTime) next.lastSuccessfulTime = status.lastSuccessfulTime;
     if (JSON.stringify(current.status ?? {}) === JSON.stringify(next)) return;
-    this.deps.client.update(CRONJOB, { ...structuredClone(current), status: next }, 'status');
+    this.deps.client.update(CRONJOB, { ...clone(current), status: next }, 'status');
   }
 }
 

@@ -19,7 +19,7 @@ import { StatusError } from '../errors.ts';
 import { findByKind } from '../resources.ts';
 import { matchesLabelSelectorObject } from '../selectors.ts';
 import type { StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
@@ -235,7 +235,7 @@ export class DaemonSetController implements SimController {
 
   private createPod(ds: DaemonSet, node: string, hash: string): void {
     const meta = ds.spec.template.metadata ?? {};
-    const spec = structuredClone(ds.spec.template.spec ?? { containers: [] });
+    const spec = clone(ds.spec.template.spec ?? { containers: [] });
     spec.affinity = {
       ...((spec.affinity as object | undefined) ?? {}),
       nodeAffinity: {

@@ -13,7 +13,7 @@
 import { typeKey } from '../api/service.ts';
 import { matchesLabelSelectorObject } from '../selectors.ts';
 import type { StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
@@ -140,7 +140,7 @@ export class DeploymentController implements SimController {
 
   private get(namespace: string, name: string): Deployment | undefined {
     const d = this.deps.store.get(DEPLOYMENT_KEY, namespace, name) as Deployment | undefined;
-    return d && structuredClone(d);
+    return d && clone(d);
   }
 
   /** Brings the working copy up to date with the store after this sync wrote the Deployment. */
@@ -196,7 +196,7 @@ export class DeploymentController implements SimController {
       this.deps.store.claimable(RS_KEY, d.metadata.namespace!, d.metadata.uid!) as ReplicaSet[],
       (rs) => matchesLabelSelectorObject(d.spec.selector, rs.metadata.labels),
       (next) => this.deps.client.update(REPLICA_SET, next) as ReplicaSet,
-    ).map((rs) => structuredClone(rs));
+    ).map((rs) => clone(rs));
   }
 
   /** getPodMapForDeployment: Pods grouped by the uid of the owning ReplicaSet. */
@@ -223,7 +223,7 @@ export class DeploymentController implements SimController {
     const cond = getCondition(d.status, 'Progressing');
     if (cond?.reason === TIMED_OUT_REASON) return;
     const pausedExists = cond?.reason === PAUSED_REASON;
-    const status: DeploymentStatus = structuredClone(d.status ?? {});
+    const status: DeploymentStatus = clone(d.status ?? {});
     const now = new Date();
     if (d.spec.paused && !pausedExists)
       setCondition(

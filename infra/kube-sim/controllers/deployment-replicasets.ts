@@ -7,7 +7,7 @@
  */
 import { typeKey } from '../api/service.ts';
 import { StatusError } from '../errors.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import type { ControllerDeps } from './controller.ts';
 import {
   FAILED_RS_CREATE_REASON,
@@ -78,7 +78,7 @@ export class DeploymentReplicaSets {
     // Re-read: an earlier step of this sync may have written one of them.
     const current = rsList.flatMap((rs) => {
       const stored = this.deps.store.get(RS_KEY, rs.metadata.namespace, rs.metadata.name!);
-      return stored?.metadata.uid === rs.metadata.uid ? [structuredClone(stored as ReplicaSet)] : [];
+      return stored?.metadata.uid === rs.metadata.uid ? [clone(stored as ReplicaSet)] : [];
     });
     const existing = findNewReplicaSet(d, current);
     const oldRSs = current.filter((rs) => rs.metadata.uid !== existing?.metadata.uid);
@@ -100,7 +100,7 @@ export class DeploymentReplicaSets {
     const newRevision = maxRevision(oldRSs) + 1;
     const now = new Date();
     if (existing) {
-      const copy = structuredClone(existing);
+      const copy = clone(existing);
       const annotationsUpdated = setNewReplicaSetAnnotations(d, copy, newRevision, true);
       if (annotationsUpdated || (copy.spec.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0)) {
         if (d.spec.minReadySeconds) copy.spec.minReadySeconds = d.spec.minReadySeconds;
@@ -110,7 +110,7 @@ export class DeploymentReplicaSets {
       // The Deployment takes the revision its new ReplicaSet carries.
       this.writer.syncDeploymentRevision(d, copy.metadata.annotations?.[REVISION_ANNOTATION] ?? '');
       if (hasProgressDeadline(d) && !getCondition(d.status, 'Progressing')) {
-        const status = structuredClone(d.status ?? {});
+        const status = clone(d.status ?? {});
         const msg = `Found new replica set "${copy.metadata.name}"`;
         setCondition(status, newCondition('Progressing', 'True', FOUND_NEW_RS_REASON, msg, now));
         this.writer.writeStatus(d, status);
@@ -127,13 +127,13 @@ export class DeploymentReplicaSets {
     newRevision: number,
     now: Date,
   ): ReplicaSet {
-    const template = structuredClone(d.spec.template);
+    const template = clone(d.spec.template);
     const hash = computeHash(template, d.status?.collisionCount);
     template.metadata = {
       ...template.metadata,
       labels: { ...template.metadata?.labels, [POD_TEMPLATE_HASH_LABEL]: hash },
     };
-    const selector = structuredClone(d.spec.selector);
+    const selector = clone(d.spec.selector);
     selector.matchLabels = { ...selector.matchLabels, [POD_TEMPLATE_HASH_LABEL]: hash };
     const newRS: ReplicaSet = {
       apiVersion: 'apps/v1',
@@ -162,11 +162,11 @@ export class DeploymentReplicaSets {
       if (err instanceof StatusError && err.reason === 'AlreadyExists') {
         const rs = this.deps.store.get(RS_KEY, d.metadata.namespace, newRS.metadata.name!) as ReplicaSet;
         if (controllerOf(rs)?.uid === d.metadata.uid && equalIgnoreHash(d.spec.template, rs.spec.template)) {
-          created = structuredClone(rs);
+          created = clone(rs);
           alreadyExists = true;
         } else {
           // A hash collision: bump collisionCount and let the status write bring us back.
-          const status = structuredClone(d.status ?? {});
+          const status = clone(d.status ?? {});
           status.collisionCount = (status.collisionCount ?? 0) + 1;
           this.writer.writeStatus(d, status);
           throw new SyncAborted();
@@ -175,7 +175,7 @@ export class DeploymentReplicaSets {
         throw new SyncAborted();
       } else {
         if (hasProgressDeadline(d)) {
-          const status = structuredClone(d.status ?? {});
+          const status = clone(d.status ?? {});
           const msg = `Failed to create new replica set "${newRS.metadata.name}": ${(err as Error).message}`;
           setCondition(status, newCondition('Progressing', 'False', FAILED_RS_CREATE_REASON, msg, now));
           this.writer.writeStatus(d, status);
@@ -192,7 +192,7 @@ export class DeploymentReplicaSets {
         `Scaled up replica set ${created.metadata.name} from 0 to ${replicasOf(created)}`,
       );
     if (!alreadyExists && hasProgressDeadline(d)) {
-      const status = structuredClone(d.status ?? {});
+      const status = clone(d.status ?? {});
       const msg = `Created new replica set "${created.metadata.name}"`;
       setCondition(status, newCondition('Progressing', 'True', NEW_RS_REASON, msg, now));
       this.writer.writeStatus(d, status);
@@ -201,7 +201,7 @@ export class DeploymentReplicaSets {
   }
 
   private updateReplicaSet(rs: ReplicaSet): ReplicaSet {
-    return structuredClone(this.deps.client.update(REPLICA_SET, rs as KubeObject) as ReplicaSet);
+    return clone(this.deps.client.update(REPLICA_SET, rs as KubeObject) as ReplicaSet);
   }
 
   /** scaleReplicaSet: resize and keep desired/max-replicas in step with the Deployment. */
@@ -210,7 +210,7 @@ export class DeploymentReplicaSets {
     const desired = replicasOf(d);
     const max = desired + maxSurge(d);
     if (!sizeChanges && !replicasAnnotationsNeedUpdate(rs, desired, max)) return { scaled: false, rs };
-    const copy = structuredClone(rs);
+    const copy = clone(rs);
     copy.spec.replicas = replicas;
     setReplicasAnnotations(copy, desired, max);
     const updated = this.updateReplicaSet(copy);

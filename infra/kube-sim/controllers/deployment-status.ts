@@ -4,6 +4,7 @@
  * deployment/util. Pure functions of the Deployment, its ReplicaSets and the time.
  */
 import { timestamp } from '../api/metadata.ts';
+import { clone } from '../types.ts';
 import {
   actualReplicaCount,
   availableReplicaCount,
@@ -86,7 +87,7 @@ export function calculateStatus(
     readyReplicas: readyReplicaCount(allRSs),
     availableReplicas: available,
     unavailableReplicas: unavailable,
-    ...(d.status?.conditions ? { conditions: structuredClone(d.status.conditions) } : {}),
+    ...(d.status?.conditions ? { conditions: clone(d.status.conditions) } : {}),
     ...(d.status?.collisionCount !== undefined ? { collisionCount: d.status.collisionCount } : {}),
   };
   if (available >= replicasOf(d) - maxUnavailable(d)) {

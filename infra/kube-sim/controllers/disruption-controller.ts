@@ -13,7 +13,7 @@
  */
 import { findByKind } from '../resources.ts';
 import type { StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
 import { selectorMatches } from '../validation/selector.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
@@ -144,7 +144,7 @@ export class DisruptionController implements SimController {
       ),
     };
     if (semanticEqual(status, pdb.status)) return;
-    this.deps.client.update(PDB, { ...structuredClone(pdb), status }, 'status');
+    this.deps.client.update(PDB, { ...clone(pdb), status }, 'status');
   }
 }
 

@@ -17,7 +17,7 @@ import { StatusError } from '../errors.ts';
 import { findByKind } from '../resources.ts';
 import { matchesEquality } from '../selectors.ts';
 import type { StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
@@ -146,7 +146,7 @@ export class EndpointsController implements SimController {
     const sameSubsets = semanticEqual(existing.subsets ?? [], subsets);
     const sameLabels = semanticEqual(existing.metadata.labels ?? {}, labels);
     if (sameSubsets && sameLabels) return;
-    const meta = structuredClone(existing.metadata);
+    const meta = clone(existing.metadata);
     if (Object.keys(labels).length) meta.labels = labels;
     else delete meta.labels;
     meta.annotations = { ...(meta.annotations ?? {}), [TRIGGER_TIME]: timestamp(new Date()) };
@@ -189,7 +189,7 @@ export class EndpointsController implements SimController {
         semanticEqual(current.ports ?? null, content.ports) &&
         semanticEqual(current.metadata.labels, labels);
       if (same) return;
-      const meta = structuredClone(current.metadata);
+      const meta = clone(current.metadata);
       meta.labels = labels;
       meta.annotations = { ...(meta.annotations ?? {}), [TRIGGER_TIME]: timestamp(new Date()) };
       this.slices.update(ENDPOINT_SLICE, { ...current, metadata: meta, ...content });

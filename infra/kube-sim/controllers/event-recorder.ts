@@ -11,7 +11,7 @@
 import { timestamp } from '../api/metadata.ts';
 import { typeKey } from '../api/service.ts';
 import { findByKind } from '../resources.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import type { SimClient } from './sim-client.ts';
 
 const EVENT = findByKind('v1', 'Event')!;
@@ -58,7 +58,7 @@ export class EventRecorder {
       const existingName = this.seen.get(key);
       const existing = existingName ? this.client.get(EVENT, namespace, existingName) : undefined;
       if (existing) {
-        const next = structuredClone(existing);
+        const next = clone(existing);
         next.count = (typeof existing.count === 'number' ? existing.count : 1) + 1;
         next.lastTimestamp = now;
         this.client.update(EVENT, next);

@@ -15,7 +15,7 @@
 import { typeKey } from '../api/service.ts';
 import { findByKind, RESOURCE_TYPES, type ResourceType } from '../resources.ts';
 import type { ObjectStore, StoreEvent } from '../store/object-store.ts';
-import type { KubeObject, OwnerReference } from '../types.ts';
+import { clone, type KubeObject, type OwnerReference } from '../types.ts';
 import { ReconcileQueue } from './reconcile-queue.ts';
 import type { SimClient } from './sim-client.ts';
 
@@ -199,7 +199,7 @@ export class GarbageCollector {
     }
     if (live.length < refs.length && !waitingInForeground) {
       // Drop references to owners that are gone, keep the rest (the dependent stays).
-      const next = structuredClone(dependent);
+      const next = clone(dependent);
       next.metadata.ownerReferences = live;
       this.client.update(type, next);
     }
@@ -218,7 +218,7 @@ export class GarbageCollector {
 
     if (finalizers.includes('orphan')) {
       for (const dep of deps) {
-        const next = structuredClone(dep.object);
+        const next = clone(dep.object);
         next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter(
           (r) => r.uid !== owner.metadata.uid,
         );
@@ -255,7 +255,7 @@ export class GarbageCollector {
       name: owner.metadata.name!,
     });
     if (!current) return;
-    const next = structuredClone(current);
+    const next = clone(current);
     next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== finalizer);
     this.client.update(type, next);
   }

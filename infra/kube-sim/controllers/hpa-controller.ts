@@ -12,7 +12,7 @@
  */
 import { findByKind } from '../resources.ts';
 import type { StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
@@ -158,7 +158,7 @@ export class HorizontalPodAutoscalerController implements SimController {
       if (rescale) {
         this.deps.client.update(
           type,
-          { ...structuredClone(target), spec: { ...(target.spec as object), replicas: desired } },
+          { ...clone(target), spec: { ...(target.spec as object), replicas: desired } },
           'scale',
         );
         this.events.event(hpa, 'Normal', 'SuccessfulRescale', `New size: ${desired}; reason: ${rescale}`);
@@ -194,7 +194,7 @@ export class HorizontalPodAutoscalerController implements SimController {
       };
     }
     if (semanticEqual(status, hpa.status)) return;
-    this.deps.client.update(HPA, { ...structuredClone(hpa), status }, 'status');
+    this.deps.client.update(HPA, { ...clone(hpa), status }, 'status');
   }
 }
 

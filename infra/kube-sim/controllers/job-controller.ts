@@ -28,7 +28,7 @@
  */
 import { timestamp } from '../api/metadata.ts';
 import type { ObjectStore, StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import {
   type Condition,
   controllerRef,
@@ -178,7 +178,7 @@ export class JobController implements SimController {
     const now = new Date();
     const status = statusOf<JobStatus>(job);
     const suspended = spec.suspend === true;
-    const conditions: Condition[] = structuredClone(status.conditions ?? []);
+    const conditions: Condition[] = clone(status.conditions ?? []);
     let startTime = status.startTime ?? (suspended ? undefined : timestamp(now));
     let pods = this.podsOf(job);
     const tracked = pods.filter(hasTrackingFinalizer);
@@ -350,7 +350,7 @@ export class JobController implements SimController {
         finalizers: [...(meta.finalizers ?? []), JOB_TRACKING_FINALIZER],
         ownerReferences: [newControllerRef(job)],
       },
-      spec: structuredClone(spec.template.spec ?? {}),
+      spec: clone(spec.template.spec ?? {}),
     };
     try {
       const created = this.deps.client.create(POD, pod);
@@ -400,7 +400,7 @@ export class JobController implements SimController {
   private removeFinalizer(pod: KubeObject): void {
     const current = this.deps.client.get(POD, pod.metadata.namespace, pod.metadata.name!);
     if (!current || !hasTrackingFinalizer(current)) return;
-    const next = structuredClone(current);
+    const next = clone(current);
     next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== JOB_TRACKING_FINALIZER);
     this.deps.client.update(POD, next);
   }
@@ -410,7 +410,7 @@ export class JobController implements SimController {
     const current = this.deps.client.get(JOB, job.metadata.namespace, job.metadata.name!);
     if (!current || current.metadata.uid !== job.metadata.uid) return undefined;
     if (JSON.stringify(current.status ?? {}) === JSON.stringify(status)) return current;
-    return this.deps.client.update(JOB, { ...structuredClone(current), status }, 'status');
+    return this.deps.client.update(JOB, { ...clone(current), status }, 'status');
   }
 
   /**

@@ -7,7 +7,7 @@
 import { typeKey } from '../api/service.ts';
 import { findByKind, RESOURCE_TYPES } from '../resources.ts';
 import type { ObjectStore, StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { ReconcileQueue } from './reconcile-queue.ts';
 import type { SimClient } from './sim-client.ts';
 
@@ -79,7 +79,7 @@ export class NamespaceController {
     const finalizers = ((current.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).filter(
       (f) => f !== 'kubernetes',
     );
-    const next: KubeObject = structuredClone(current);
+    const next: KubeObject = clone(current);
     next.spec = { ...(next.spec as object), finalizers };
     this.client.update(NAMESPACE, next, 'finalize');
   }
@@ -99,7 +99,7 @@ export class NamespaceController {
     };
     const existing = status.conditions?.find((c) => c.type === condition.type);
     if (existing && existing.status === condition.status && existing.message === condition.message) return;
-    const next = structuredClone(ns);
+    const next = clone(ns);
     const conditions = (status.conditions ?? []).filter((c) => c.type !== condition.type);
     next.status = {
       ...status,

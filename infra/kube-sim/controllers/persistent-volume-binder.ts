@@ -24,7 +24,7 @@
 import { timestamp } from '../api/metadata.ts';
 import type { ResourceType } from '../resources.ts';
 import type { StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { isPodTerminal, POD_KEY } from './batch-types.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { EventRecorder } from './event-recorder.ts';
@@ -455,7 +455,7 @@ export class PersistentVolumeBinder implements SimController {
     change: (o: KubeObject) => KubeObject,
   ): KubeObject {
     const current = this.deps.client.get(type, object.metadata.namespace, object.metadata.name!) ?? object;
-    const next = change(structuredClone(current));
+    const next = change(clone(current));
     if (JSON.stringify(next) === JSON.stringify(current)) return current;
     return this.deps.client.update(type, next);
   }
@@ -463,6 +463,6 @@ export class PersistentVolumeBinder implements SimController {
   private updateStatus(type: ResourceType, object: KubeObject, status: Record<string, unknown>): KubeObject {
     const current = this.deps.client.get(type, object.metadata.namespace, object.metadata.name!) ?? object;
     if (JSON.stringify(current.status ?? {}) === JSON.stringify(status)) return current;
-    return this.deps.client.update(type, { ...structuredClone(current), status }, 'status');
+    return this.deps.client.update(type, { ...clone(current), status }, 'status');
   }
 }

@@ -8,6 +8,7 @@
  * hash is deterministic, changes with the template and with collisionCount, and looks the same
  * (10 characters or fewer from the alphabet below, e.g. `7f8897b78c`).
  */
+
 import { semanticEqual } from '../validation/equality.ts';
 import type { PodTemplateSpec } from './workload-types.ts';
 
@@ -58,10 +59,12 @@ export function computeHash(template: PodTemplateSpec, collisionCount?: number):
   return safeEncodeString(String(hash));
 }
 
+/** The template without the label, sharing everything but the label map (it is only compared). */
 function withoutHash(template: PodTemplateSpec): PodTemplateSpec {
-  const copy = structuredClone(template);
-  if (copy.metadata?.labels) delete copy.metadata.labels[POD_TEMPLATE_HASH_LABEL];
-  return copy;
+  const labels = template.metadata?.labels;
+  if (!labels || !(POD_TEMPLATE_HASH_LABEL in labels)) return template;
+  const { [POD_TEMPLATE_HASH_LABEL]: _hash, ...rest } = labels;
+  return { ...template, metadata: { ...template.metadata, labels: rest } };
 }
 
 /**

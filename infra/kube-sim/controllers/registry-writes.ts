@@ -16,7 +16,7 @@
 import { timestamp } from '../api/metadata.ts';
 import { typeKey } from '../api/service.ts';
 import type { ObjectStore } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { REVISION_ANNOTATION } from './deployment-util.ts';
 import { DEPLOYMENT, POD, type Pod, type PodCondition } from './workload-types.ts';
 
@@ -32,7 +32,7 @@ export function bindPod(
 ): Pod | undefined {
   const current = store.get(POD_KEY, namespace, name) as Pod | undefined;
   if (!current || current.metadata.deletionTimestamp || current.spec.nodeName) return undefined;
-  const next = structuredClone(current);
+  const next = clone(current);
   next.spec.nodeName = nodeName;
   // podutil.UpdatePodCondition: a new condition gets lastTransitionTime now.
   const scheduled: PodCondition = {
@@ -56,7 +56,7 @@ export function setDeploymentRevision(
 ): void {
   const current = store.get(DEPLOYMENT_KEY, namespace, name);
   if (!current || current.metadata.annotations?.[REVISION_ANNOTATION] === rev) return;
-  const next: KubeObject = structuredClone(current);
+  const next: KubeObject = clone(current);
   next.metadata.annotations = { ...next.metadata.annotations, [REVISION_ANNOTATION]: rev };
   store.update(DEPLOYMENT_KEY, next);
 }

@@ -12,7 +12,7 @@ import { typeKey } from '../api/service.ts';
 import { StatusError } from '../errors.ts';
 import { matchesLabelSelectorObject } from '../selectors.ts';
 import type { StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
@@ -164,7 +164,7 @@ function podFromTemplate(rs: ReplicaSet): KubeObject {
       ...(meta.finalizers ? { finalizers: [...meta.finalizers] } : {}),
       ownerReferences: [controllerRef(rs)],
     },
-    spec: structuredClone(rs.spec.template.spec ?? { containers: [] }),
+    spec: clone(rs.spec.template.spec ?? { containers: [] }),
   };
 }
 

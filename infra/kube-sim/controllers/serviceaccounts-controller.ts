@@ -9,6 +9,7 @@
 import { typeKey } from '../api/service.ts';
 import { findByKind } from '../resources.ts';
 import type { StoreEvent } from '../store/object-store.ts';
+import { clone } from '../types.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ReconcileQueue } from './reconcile-queue.ts';
 
@@ -78,7 +79,7 @@ export class ServiceAccountsController implements SimController {
         data,
       });
     } else if ((cm.data as Record<string, string> | undefined)?.['ca.crt'] !== this.caPem) {
-      const next = structuredClone(cm);
+      const next = clone(cm);
       next.data = data;
       this.deps.client.update(CONFIG_MAP, next);
     }

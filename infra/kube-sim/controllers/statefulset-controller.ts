@@ -26,7 +26,7 @@ import { StatusError } from '../errors.ts';
 import { findByKind } from '../resources.ts';
 import { matchesLabelSelectorObject } from '../selectors.ts';
 import type { StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { semanticEqual } from '../validation/equality.ts';
 import type { ControllerDeps, SimController } from './controller.ts';
 import { ControllerQueue } from './controller-queue.ts';
@@ -275,7 +275,7 @@ export class StatefulSetController implements SimController {
     for (const template of set.spec.volumeClaimTemplates ?? []) {
       const claim = this.deps.store.get(PVC_KEY, set.metadata.namespace, claimName(template, set, ordinal));
       if (!claim || claim.metadata.ownerReferences?.some((r) => r.uid === pod.metadata.uid)) continue;
-      const next = structuredClone(claim);
+      const next = clone(claim);
       next.metadata.ownerReferences = [
         ...(next.metadata.ownerReferences ?? []).filter((r) => r.uid !== set.metadata.uid),
         { apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name!, uid: pod.metadata.uid! },

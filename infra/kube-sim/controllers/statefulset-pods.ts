@@ -7,7 +7,7 @@
  * `<template>-<set>-<ordinal>`) and the `controller-revision-hash` label; the claims themselves,
  * owned by the set when persistentVolumeClaimRetentionPolicy.whenDeleted is Delete.
  */
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { REVISION_LABEL } from './controller-revisions.ts';
 import { controllerRef, type Pod, type PodTemplateSpec } from './workload-types.ts';
 
@@ -57,7 +57,7 @@ export function newStatefulSetPod(
 ): Pod {
   const meta = template.metadata ?? {};
   const name = `${set.metadata.name}-${ordinal}`;
-  const spec = structuredClone(template.spec ?? { containers: [] });
+  const spec = clone(template.spec ?? { containers: [] });
   // updateStorage: the claim templates' volumes replace same-named volumes of the template.
   const claims = set.spec.volumeClaimTemplates ?? [];
   const claimVolumes = claims.map((t) => ({
@@ -94,7 +94,7 @@ export function newStatefulSetPod(
 export function newClaims(set: StatefulSet, ordinal: number): KubeObject[] {
   const deleteWithSet = set.spec.persistentVolumeClaimRetentionPolicy?.whenDeleted === 'Delete';
   return (set.spec.volumeClaimTemplates ?? []).map((t) => {
-    const { status: _status, ...template } = structuredClone(t);
+    const { status: _status, ...template } = clone(t);
     return {
       ...template,
       apiVersion: 'v1',

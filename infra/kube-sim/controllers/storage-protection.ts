@@ -10,7 +10,7 @@ import { typeKey } from '../api/service.ts';
 import { PV_PROTECTION, PVC_PROTECTION } from '../defaulting/storage-protection.ts';
 import { findByKind } from '../resources.ts';
 import type { ObjectStore, StoreEvent } from '../store/object-store.ts';
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { ReconcileQueue } from './reconcile-queue.ts';
 import type { SimClient } from './sim-client.ts';
 import { POD, type Pod } from './workload-types.ts';
@@ -81,7 +81,7 @@ export class StorageProtectionController {
   }
 
   private removeFinalizer(type: typeof PVC, object: KubeObject, finalizer: string): void {
-    const next = structuredClone(object);
+    const next = clone(object);
     next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== finalizer);
     this.client.update(type, next);
   }

@@ -15,6 +15,7 @@ import { ReconcileQueue } from '../controllers/reconcile-queue.ts';
 import type { SimClient } from '../controllers/sim-client.ts';
 import { findByKind } from '../resources.ts';
 import type { ObjectStore, StoreEvent } from '../store/object-store.ts';
+import { clone } from '../types.ts';
 import { asCrd, CLEANUP_FINALIZER, type Crd } from './definition.ts';
 import { serveCrd, stopServingCrd, typesOf } from './serving.ts';
 
@@ -75,7 +76,7 @@ export class CrdController implements SimController {
   private reconcile(name: string): void {
     const stored = this.store.get(typeKey(CRD_TYPE), undefined, name);
     if (!stored) return;
-    const crd = asCrd(structuredClone(stored));
+    const crd = asCrd(clone(stored));
     if (crd.metadata.deletionTimestamp) {
       this.finalize(crd);
       return;

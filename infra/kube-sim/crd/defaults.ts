@@ -5,7 +5,7 @@
  * for properties, map values (`additionalProperties`) and array items alike. A `null` value is
  * defaulted too unless the property is nullable.
  */
-import { isPlainObject } from '../types.ts';
+import { clone, isPlainObject } from '../types.ts';
 import { type JSONSchemaProps, mapValueSchema } from './schema.ts';
 
 export function applySchemaDefaults(value: unknown, schema: JSONSchemaProps): void {
@@ -16,7 +16,7 @@ export function applySchemaDefaults(value: unknown, schema: JSONSchemaProps): vo
   if (!isPlainObject(value)) return;
   for (const [key, child] of Object.entries(schema.properties ?? {})) {
     const absent = !(key in value) || (value[key] === null && child.nullable !== true);
-    if (absent && child.default !== undefined) value[key] = structuredClone(child.default);
+    if (absent && child.default !== undefined) value[key] = clone(child.default);
     if (key in value) applySchemaDefaults(value[key], child);
   }
   const additional = mapValueSchema(schema);

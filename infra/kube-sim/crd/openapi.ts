@@ -7,12 +7,13 @@
  */
 import type { ResourceType } from '../resources.ts';
 import { type JsonObject, ref, SCHEMA } from '../server/discovery-schemas.ts';
+import { clone } from '../types.ts';
 import { customVersionOf } from './serving.ts';
 
 export function customResourceSchema(type: ResourceType): JsonObject | undefined {
   const custom = customVersionOf(type);
   if (!custom) return undefined;
-  const schema = structuredClone(custom.schema) as JsonObject;
+  const schema = clone(custom.schema) as JsonObject;
   const properties = (schema.properties ?? {}) as JsonObject;
   schema.properties = {
     ...properties,

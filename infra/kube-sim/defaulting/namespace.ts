@@ -3,7 +3,7 @@
  * overwrites a different value) and, from the strategy, the `kubernetes` finalizer and the
  * Active phase on create; updates keep the stored finalizers and status.
  */
-import type { KubeObject } from '../types.ts';
+import { clone, type KubeObject } from '../types.ts';
 import { type DefaultingContext, ensureObject, type JsonObject } from './context.ts';
 
 export function defaultNamespace(ns: KubeObject, ctx: DefaultingContext): void {
@@ -12,9 +12,9 @@ export function defaultNamespace(ns: KubeObject, ctx: DefaultingContext): void {
   const spec = ensureObject(ns, 'spec');
   if (ctx.old) {
     const oldSpec = ctx.old.spec as JsonObject | undefined;
-    if (oldSpec?.finalizers !== undefined) spec.finalizers = structuredClone(oldSpec.finalizers);
+    if (oldSpec?.finalizers !== undefined) spec.finalizers = clone(oldSpec.finalizers);
     else delete spec.finalizers;
-    if (ctx.old.status !== undefined && ns.status === undefined) ns.status = structuredClone(ctx.old.status);
+    if (ctx.old.status !== undefined && ns.status === undefined) ns.status = clone(ctx.old.status);
     return;
   }
   const finalizers = Array.isArray(spec.finalizers) ? spec.finalizers : [];

@@ -21,6 +21,7 @@
 import { createHash } from 'node:crypto';
 import { customResourceSchema } from '../crd/openapi.ts';
 import { groupVersion, type ResourceType, type SubresourceType, servedGroupVersions } from '../resources.ts';
+import { clone } from '../types.ts';
 import { type GroupVersionKind, KUBERNETES_VERSION, subresourceKind, typesOf } from './discovery-common.ts';
 import {
   ATTACH_PARAMS,
@@ -120,7 +121,7 @@ function document(
 ): OpenApiDocument {
   // Cloned because operations share parameter objects: a caller editing one document must not
   // change the next.
-  return structuredClone({
+  return clone({
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: KUBERNETES_VERSION.gitVersion },
     paths,

@@ -5,6 +5,7 @@
  * mutable while the job is suspended and has never started.
  */
 import type { FieldError } from '../errors.ts';
+import { clone } from '../types.ts';
 import { bool, type JsonObject, list, num, obj, objOrEmpty, str, stringMap } from './access.ts';
 import { semanticEqual } from './equality.ts';
 import {
@@ -244,7 +245,7 @@ export function validateJob(job: unknown): FieldError[] {
 
 /** The template with the fields a suspended, never-started job may change set to the new values. */
 function mutableTemplateView(template: unknown, newTemplate: unknown): JsonObject {
-  const view: JsonObject = structuredClone(objOrEmpty(template));
+  const view: JsonObject = clone(objOrEmpty(template));
   const next = objOrEmpty(newTemplate);
   const nextSpec = objOrEmpty(next.spec);
   const spec = objOrEmpty(view.spec);

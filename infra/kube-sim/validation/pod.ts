@@ -2,6 +2,7 @@
  * Pods (pkg/apis/core/validation ValidatePodCreate, ValidatePodUpdate, ValidatePodStatusUpdate).
  */
 import type { FieldError } from '../errors.ts';
+import { clone } from '../types.ts';
 import { type JsonObject, list, num, obj, objOrEmpty, str } from './access.ts';
 import { validateImageWhitespace } from './containers.ts';
 import { describeDiff, semanticEqual } from './equality.ts';
@@ -141,7 +142,7 @@ export function validatePodUpdate(pod: unknown, old: unknown): FieldError[] {
   });
   if (semanticEqual(spec, oldSpec)) return errs;
   // Munge the fields that may change to their old values, then require the rest to be equal.
-  const munged: JsonObject = structuredClone(spec);
+  const munged: JsonObject = clone(spec);
   for (const f of ['containers', 'initContainers']) {
     const oldList = list(oldSpec[f]);
     if (Array.isArray(munged[f])) {

@@ -5,6 +5,7 @@
  * modelled.
  */
 import type { FieldError } from '../errors.ts';
+import { clone } from '../types.ts';
 import { type JsonObject, list, obj, objOrEmpty, str, stringMap } from './access.ts';
 import { describeDiff, semanticEqual } from './equality.ts';
 import { child, forbidden, invalid, key, notSupported, type Path, required } from './field.ts';
@@ -114,8 +115,8 @@ export function validatePVCUpdate(pvc: unknown, old: unknown): FieldError[] {
   const errs = [...validateObjectMetaUpdate(pvc, old), ...validatePVC(pvc)];
   const next = objOrEmpty(pvc);
   const prev = objOrEmpty(old);
-  const spec: JsonObject = structuredClone(objOrEmpty(next.spec));
-  const oldSpec: JsonObject = structuredClone(objOrEmpty(prev.spec));
+  const spec: JsonObject = clone(objOrEmpty(next.spec));
+  const oldSpec: JsonObject = clone(objOrEmpty(prev.spec));
   if (str(oldSpec.volumeName) === '') oldSpec.volumeName = spec.volumeName;
   const annotations = stringMap(objOrEmpty(next.metadata).annotations);
   const oldAnnotations = stringMap(objOrEmpty(prev.metadata).annotations);

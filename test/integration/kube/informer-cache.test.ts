@@ -118,3 +118,56 @@ describe('InformerCache.listByLabel', () => {
     }
   });
 });
+
+describe('InformerCache dropManagedFields', () => {
+  it('holds listed, watched and written objects without managedFields, leaving the caller its answer', async () => {
+    const labels = { dropped: 'yes' };
+    const make = (name: string, v: string) =>
+      k.core.createNamespacedConfigMap({
+        namespace: 'default',
+        body: { metadata: { name, labels }, data: { v } },
+      });
+    const listedBefore = await make('mf-listed', '1');
+    expect(listedBefore.metadata?.managedFields?.length).toBeGreaterThan(0);
+    const cache = new InformerCache<k8s.V1ConfigMap>({
+      kc: k.kc,
+      path: '/api/v1/namespaces/default/configmaps',
+      labelSelector: 'dropped=yes',
+      list: () => k.core.listNamespacedConfigMap({ namespace: 'default', labelSelector: 'dropped=yes' }),
+      dropManagedFields: true,
+    });
+    await cache.start();
+    try {
+      expect(cache.get('default', 'mf-listed')?.data?.v).toBe('1');
+      expect(cache.get('default', 'mf-listed')?.metadata?.managedFields).toBeUndefined();
+
+      // Written here: the overlay holds a copy without it; the answer keeps its own.
+      const written = await make('mf-written', '2');
+      cache.wrote(written);
+      expect(written.metadata?.managedFields?.length).toBeGreaterThan(0);
+      expect(cache.get('default', 'mf-written')?.data?.v).toBe('2');
+      expect(cache.get('default', 'mf-written')?.metadata?.managedFields).toBeUndefined();
+
+      // Watched: an add and an update from elsewhere.
+      await make('mf-watched', '3');
+      await until(() => cache.get('default', 'mf-watched'), 'the add event');
+      await k.core.patchNamespacedConfigMap(
+        { name: 'mf-watched', namespace: 'default', body: { data: { v: '4' } } },
+        k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch),
+      );
+      await until(
+        () => (cache.get('default', 'mf-watched')?.data?.v === '4' ? true : undefined),
+        'the update',
+      );
+      for (const o of cache.list('default')) expect(o.metadata?.managedFields).toBeUndefined();
+      expect(
+        cache
+          .list('default')
+          .map((o) => o.metadata?.name)
+          .sort(),
+      ).toEqual(['mf-listed', 'mf-watched', 'mf-written']);
+    } finally {
+      await cache.stop();
+    }
+  });
+});

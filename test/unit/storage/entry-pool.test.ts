@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { EntryPool } from '../../../src/storage/entry-pool.ts';
+import type { StoredEntry } from '../../../src/storage/manifest.ts';
+
+const digest = (c: string) => c.repeat(64);
+const entry = (name: string, d: string, chunk = 'longshore.chunk.a'): StoredEntry => ({
+  type: 'object',
+  ref: { apiVersion: 'v1', kind: 'Service', namespace: 'web', name },
+  digest: digest(d),
+  size: 100,
+  stored: 60,
+  parts: [{ chunk, key: `e-${d}`, bytes: 60 }],
+});
+
+describe('EntryPool', () => {
+  it('hands out one frozen copy per distinct entry', () => {
+    const pool = new EntryPool();
+    const a = pool.share(entry('web', 'a'));
+    expect(pool.share(entry('web', 'a'))).toBe(a);
+    expect(a).toEqual(entry('web', 'a'));
+    // Any field that differs makes another entry.
+    expect(pool.share(entry('web', 'b'))).not.toBe(a);
+    expect(pool.share(entry('other', 'a'))).not.toBe(a);
+    expect(pool.share(entry('web', 'a', 'longshore.chunk.b'))).not.toBe(a);
+    expect(pool.share({ ...entry('web', 'a'), ref: undefined, type: 'chart' })).not.toBe(a);
+    expect(pool.size).toBe(5);
+    expect(
+      Object.isFrozen(a) && Object.isFrozen(a.ref) && Object.isFrozen(a.parts) && Object.isFrozen(a.parts[0]),
+    ).toBe(true);
+    expect(() => {
+      (a.parts as unknown as unknown[]).push({});
+    }).toThrow(TypeError);
+  });
+
+  it('keeps only the entries the given manifests use', () => {
+    const pool = new EntryPool();
+    const kept = pool.share(entry('web', 'a'));
+    pool.share(entry('web', 'b'));
+    pool.retain([[kept]]);
+    expect(pool.size).toBe(1);
+    expect(pool.share(entry('web', 'a'))).toBe(kept);
+    expect(pool.share(entry('web', 'b'))).not.toBe(kept);
+    expect(pool.size).toBe(2);
+  });
+});
