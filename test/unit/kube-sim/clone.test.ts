@@ -7,7 +7,10 @@ describe('kube-sim clone', () => {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web', labels: { app: 'web' }, finalizers: ['a', 'b'] },
-      spec: { replicas: 2, template: { spec: { containers: [{ name: 'web', ports: [{ containerPort: 80 }] }] } } },
+      spec: {
+        replicas: 2,
+        template: { spec: { containers: [{ name: 'web', ports: [{ containerPort: 80 }] }] } },
+      },
       status: null,
     };
     const copy = clone(original);
@@ -49,7 +52,9 @@ describe('kube-sim clone', () => {
     const copy = clone(parsed);
     expect(Object.getPrototypeOf(copy.metadata.labels)).toBe(Object.prototype);
     expect(Object.hasOwn(copy.metadata.labels, '__proto__')).toBe(true);
-    expect(copy.metadata.labels.__proto__).toEqual({ polluted: 'yes' });
+    expect(Object.getOwnPropertyDescriptor(copy.metadata.labels, '__proto__')?.value).toEqual({
+      polluted: 'yes',
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
