@@ -89,6 +89,8 @@ const variables = {
     return problem ? { problem } : { value };
   },
   LONGSHORE_CONCURRENCY: integer(1, 64, 8),
+  // How far a worker's JS heap grows past what it holds before a full collection (src/workers/heap-growth.ts).
+  LONGSHORE_HEAP_GROWTH_PERCENT: integer(0, 300, 20),
   LONGSHORE_SHUTDOWN_DEADLINE_MS: integer(0, 3_600_000, 25_000),
   LONGSHORE_METRICS_PORT: integer(0, 65_535, 9464),
   LONGSHORE_METRICS_HOST: text('0.0.0.0'),
@@ -130,6 +132,11 @@ export interface FleetConfig {
   kubeconfig: string | undefined;
   namespace: string;
   concurrency: number;
+  /**
+   * LONGSHORE_HEAP_GROWTH_PERCENT: a worker's heap may grow this far past its live objects before
+   * V8 collects it in full (default 20); 0 leaves V8's own factor, up to 4×.
+   */
+  heapGrowthPercent: number;
   shutdownDeadlineMs: number;
   metricsPort: number;
   metricsHost: string;
@@ -194,6 +201,7 @@ function fromValues(e: Values): FleetConfig {
     kubeconfig: e.KUBECONFIG,
     namespace: e.LONGSHORE_NAMESPACE,
     concurrency: e.LONGSHORE_CONCURRENCY,
+    heapGrowthPercent: e.LONGSHORE_HEAP_GROWTH_PERCENT,
     shutdownDeadlineMs: e.LONGSHORE_SHUTDOWN_DEADLINE_MS,
     metricsPort: e.LONGSHORE_METRICS_PORT,
     metricsHost: e.LONGSHORE_METRICS_HOST,

@@ -9,6 +9,7 @@ import { exitOnSignals } from '../core/signals.ts';
 import { FleetWorker } from './fleet-worker.ts';
 import type { HandlerRegistry } from './handler-registry.ts';
 import { defaultHandlers } from './handlers/index.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 
 export interface WorkerProcessOptions {
   concurrency?: number;
@@ -18,6 +19,7 @@ export interface WorkerProcessOptions {
 export async function runWorkerProcess(options: WorkerProcessOptions = {}): Promise<FleetWorker> {
   const config = loadFleetConfig();
   const logger = createLogger(config.logLevel, { component: 'worker' });
+  limitHeapGrowth(config.heapGrowthPercent);
   let fleet: FleetWorker;
   try {
     fleet = await FleetWorker.start({

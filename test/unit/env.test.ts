@@ -9,6 +9,7 @@ describe('fleet configuration', () => {
       redisUrl: 'redis://127.0.0.1:6379',
       namespace: 'longshore-system',
       concurrency: 8,
+      heapGrowthPercent: 20,
       shutdownDeadlineMs: 25_000,
       metricsPort: 9464,
       jobAttempts: 5,
@@ -30,6 +31,13 @@ describe('fleet configuration', () => {
       }),
     ).toThrow(
       /REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL \(got "http:\/\/x"\)[\s\S]*LONGSHORE_SECRET: must be at least 32 characters.*\(got \(hidden\)\)[\s\S]*LONGSHORE_NAMESPACE[\s\S]*LONGSHORE_CONCURRENCY: expected a whole number from 1 to 64 \(got "many"\)/,
+    );
+  });
+
+  it('bounds the heap growth percent', () => {
+    expect(loadFleetConfig({ LONGSHORE_HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(() => loadFleetConfig({ LONGSHORE_HEAP_GROWTH_PERCENT: '500' })).toThrow(
+      /LONGSHORE_HEAP_GROWTH_PERCENT: expected a whole number from 0 to 300 \(got "500"\)/,
     );
   });
 
