@@ -13,23 +13,23 @@ const entry = (name: string, d: string, chunk = 'longshore.chunk.a'): StoredEntr
 });
 
 describe('EntryPool', () => {
-  it('hands out one frozen copy per distinct entry', () => {
+  it('hands out one copy per distinct entry', () => {
     const pool = new EntryPool();
-    const a = pool.share(entry('web', 'a'));
+    const first = entry('web', 'a');
+    const a = pool.share(first);
+    expect(a).toBe(first);
     expect(pool.share(entry('web', 'a'))).toBe(a);
     expect(a).toEqual(entry('web', 'a'));
     // Any field that differs makes another entry.
     expect(pool.share(entry('web', 'b'))).not.toBe(a);
     expect(pool.share(entry('other', 'a'))).not.toBe(a);
-    expect(pool.share(entry('web', 'a', 'longshore.chunk.b'))).not.toBe(a);
+    const elsewhere = pool.share(entry('web', 'a', 'longshore.chunk.b'));
+    expect(elsewhere).not.toBe(a);
+    // The same object stored in two places: both are kept, each found again.
+    expect(pool.share(entry('web', 'a', 'longshore.chunk.b'))).toBe(elsewhere);
+    expect(pool.share(entry('web', 'a'))).toBe(a);
     expect(pool.share({ ...entry('web', 'a'), ref: undefined, type: 'chart' })).not.toBe(a);
     expect(pool.size).toBe(5);
-    expect(
-      Object.isFrozen(a) && Object.isFrozen(a.ref) && Object.isFrozen(a.parts) && Object.isFrozen(a.parts[0]),
-    ).toBe(true);
-    expect(() => {
-      (a.parts as unknown as unknown[]).push({});
-    }).toThrow(TypeError);
   });
 
   it('keeps only the entries the given manifests use', () => {
