@@ -51,6 +51,11 @@ import { HelmLoop } from './fixtures/scale-helm.ts';
 const SECRET = 'bench-passphrase-bench-passphrase-0123';
 const SIM_OPTIONS: SimOptions = { controllers: true, onControllerError: () => undefined };
 const MB = 1024 * 1024;
+/**
+ * Concurrency of the one worker that does the unmeasured bulk work: at the fleet default (8) a
+ * single worker is bound by its jobs' round trips, not by kube-sim; 32 keeps the simulator busy.
+ */
+const BULK_CONCURRENCY = 32;
 
 export interface ScaleOptions {
   apps: number;
@@ -224,8 +229,7 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
     // One worker process does the unmeasured bulk work (set-up, the memory phase's domain changes):
     // kube-sim takes a whole core, and every further worker's informers only add to its load (the
     // set-up measured 74 s with one worker against 89-96 s with four).
-    const fewestWorkers = Math.min(...o.workers);
-    await fleet.useWorkers(fewestWorkers, o.concurrency);
+    await fleet.useWorkers(1, BULK_CONCURRENCY);
     const setup: BatchJob[] = apps.flatMap((app) => [
       ...setupJobs(app, sealer),
       { type: 'deploy', payload: deployPayload(app, versionOf(1), shaOf(1), sealer) },
@@ -276,6 +280,7 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
 
     // (2) full sync, nothing drifted; then 1 % drifted by hand.
     const sync: BatchJob[] = [{ type: 'sync', payload: {} }];
+    const tsync = performance.now();
     syncClean = await measured(sim, () => fleet.runBatch(sync, 1 + o.apps));
     const step = Math.max(1, Math.round(100 / o.driftPercent));
     const driftedApps: string[] = [];
@@ -290,15 +295,23 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
       )
         lostReported++;
 
+    console.log(`syncs and drift edits: ${fmt((performance.now() - tsync) / 1000)} s`);
+
     // (3) memory: revisions up to --revisions (domain changes: see the header), then the last
     // round's number of workers, started afresh, and a sync so that every one has every app in view.
-    await fleet.useWorkers(fewestWorkers, o.concurrency);
+    await fleet.useWorkers(1, BULK_CONCURRENCY);
+    const tm = performance.now();
+    const changes = o.revisions - revision;
     while (revision < o.revisions) {
       revision++;
       await fleet.runBatch(apps.map((app) => ({ type: 'domains', payload: domainRevision(app, revision) })));
     }
+    console.log(
+      `memory phase: ${changes * o.apps} domain changes in ${fmt((performance.now() - tm) / 1000)} s (not measured)`,
+    );
     await fleet.useWorkers(o.workers.at(-1)!, o.concurrency);
     await fleet.runBatch(sync, 1 + o.apps);
+    console.log(`memory: ${o.workers.at(-1)} fresh worker(s) synced every app`);
     await sim.settle();
     workerRss = fleet.workerPids.map(rssOf);
     settled = await settledRss(fleet.workerPids);
@@ -332,6 +345,7 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
     await helm.installConfig();
     await helm.deployAll(versionOf(1), shaOf(1), sealer);
     helmRun = await measured(helmSim, () => helm.deployAll(versionOf(2), shaOf(2)));
+    console.log(`Helm loop over ${o.helmApps} app(s) done in ${fmt(helmRun.wallMs / 1000)} s`);
   } finally {
     await helmSim.stop();
     rmSync(helmCli.dir, { recursive: true, force: true });
