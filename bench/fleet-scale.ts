@@ -13,9 +13,9 @@
  *       (get/list: the informers' watches are not counted), wall time; then 1 % of the apps edited
  *       by hand with kubectl (web scaled, Service deleted, a variable removed from config-{app})
  *       and a second sync: its writes must equal the drifted objects.
- *   (3) memory: domain changes by one worker process (at concurrency 32) until every app has
- *       `--revisions` app revisions, then a full sync, so that worker has seen every app and
- *       every revision: its RSS right after the sync and once settled (the target's
+ *   (3) memory: domain changes by two worker processes (at concurrency 16) until every app has
+ *       `--revisions` app revisions, then a full sync, so both have seen every app and every
+ *       revision: their RSS right after the sync and once settled (the target's
  *       figure: what stays for the caches, read until it stops falling), the benchmark process's
  *       RSS (kube-sim runs in it), Redis used_memory per 1,000 finished deploy jobs (INFO memory before and after
  *       the rounds of (1), whose jobs the queue's retention all keeps: src/jobs/client.ts). Each
@@ -52,10 +52,15 @@ const SECRET = 'bench-passphrase-bench-passphrase-0123';
 const SIM_OPTIONS: SimOptions = { controllers: true, onControllerError: () => undefined };
 const MB = 1024 * 1024;
 /**
- * Concurrency of the one worker that does the unmeasured bulk work: at the fleet default (8) a
- * single worker is bound by its jobs' round trips, not by kube-sim; 32 keeps the simulator busy.
+ * Concurrency of the one worker that does the unmeasured set-up: at the fleet default (8) a single
+ * worker is bound by its jobs' round trips, not by kube-sim; 32 keeps the simulator busy.
  */
 const BULK_CONCURRENCY = 32;
+/**
+ * Workers of the memory phase's domain changes: one at 32 was CPU-bound itself (100 % of a core,
+ * ~22 ms per change: render, digests, gzip, plan) with the simulator at ~60 %; two share the load.
+ */
+const CHANGE_WORKERS = 2;
 
 export interface ScaleOptions {
   apps: number;
@@ -230,10 +235,14 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
     // kube-sim takes a whole core, and every further worker's informers only add to its load (the
     // set-up measured 74 s with one worker against 89-96 s with four).
     await fleet.useWorkers(1, BULK_CONCURRENCY);
-    const setup: BatchJob[] = apps.flatMap((app) => [
+    // Step by step across the apps (every app's first job, then every app's second, ...): each
+    // app's jobs keep their order, and consecutive jobs in the queue belong to different apps, so
+    // a worker's slots rarely hold two jobs of one app, the later of which would have to park.
+    const perApp = apps.map((app) => [
       ...setupJobs(app, sealer),
       { type: 'deploy', payload: deployPayload(app, versionOf(1), shaOf(1), sealer) },
     ]);
+    const setup: BatchJob[] = perApp[0]!.flatMap((_, step) => perApp.map((jobs) => jobs[step]!));
     const ts = performance.now();
     await fleet.runBatch(setup);
     console.log(`set-up: ${setup.length} jobs in ${fmt((performance.now() - ts) / 1000)} s (not measured)`);
@@ -297,9 +306,9 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
 
     console.log(`syncs and drift edits: ${fmt((performance.now() - tsync) / 1000)} s`);
 
-    // (3) memory: revisions up to --revisions (domain changes: see the header) by one worker, then a
-    // sync, so that worker has every app in view.
-    await fleet.useWorkers(1, BULK_CONCURRENCY);
+    // (3) memory: revisions up to --revisions (domain changes: see the header) by two workers, then
+    // a sync, so both have every app in view.
+    await fleet.useWorkers(CHANGE_WORKERS, BULK_CONCURRENCY / CHANGE_WORKERS);
     const tm = performance.now();
     const changes = o.revisions - revision;
     while (revision < o.revisions) {
@@ -309,7 +318,8 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
     console.log(
       `memory phase: ${changes * o.apps} domain changes in ${fmt((performance.now() - tm) / 1000)} s (not measured)`,
     );
-    // That worker made every app's revisions; a full sync puts every app's live objects in its view too.
+    // Those workers made every app's revisions (each lists all of them); a full sync puts every
+    // app's live objects in their view too.
     await fleet.runBatch(sync, 1 + o.apps);
     await sim.settle();
     workerRss = fleet.workerPids.map(rssOf);
