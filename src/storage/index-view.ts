@@ -78,11 +78,6 @@ export class IndexView {
     this.pool.retain([...this.memo.values()].flatMap((m) => (m.entries ? [m.entries] : [])));
   }
 
-  /** Distinct manifest entries held (for tests and figures). */
-  get sharedEntries(): number {
-    return this.pool.size;
-  }
-
   private manifestOf(secret: V1Secret): { entries?: StoredEntry[]; problem?: string } {
     const raw = secret.data?.[MANIFEST_KEY] ?? '';
     const uid = secret.metadata?.uid ?? secret.metadata?.name ?? '';
