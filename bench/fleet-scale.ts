@@ -15,9 +15,9 @@
  *       and a second sync: its writes must equal the drifted objects.
  *   (3) memory: domain changes by two worker processes (at concurrency 16) until every app has
  *       `--revisions` app revisions, then a full sync, so both have seen every app and every
- *       revision: their RSS right after the sync and once settled (the target's
- *       figure: what stays for the caches, read until it stops falling), the benchmark process's
- *       RSS (kube-sim runs in it), Redis used_memory per 1,000 finished deploy jobs (INFO memory before and after
+ *       revision: their RSS right after the sync and once settled (the target's figure: what
+ *       stays for the caches, read until it stops falling), the benchmark process's RSS (kube-sim
+ *       runs in it), Redis used_memory per 1,000 finished deploy jobs (INFO memory before and after
  *       the rounds of (1), whose jobs the queue's retention all keeps: src/jobs/client.ts). Each
  *       change is `domains set` to the app's domain plus one that replaces the previous change's:
  *       a new app revision (its Ingresses) with the same number of objects, and no rollout, which
@@ -231,9 +231,8 @@ export async function benchFleetScale(argv: string[]): Promise<void> {
   try {
     // Set-up, not measured: every app's properties, domain, config and first deploy.
     const emptyMemory = await fleet.usedMemory();
-    // One worker process does the unmeasured bulk work (set-up, the memory phase's domain changes):
-    // kube-sim takes a whole core, and every further worker's informers only add to its load (the
-    // set-up measured 74 s with one worker against 89-96 s with four).
+    // One worker process does the unmeasured set-up: kube-sim takes a whole core, and every further
+    // worker's informers only add to its load (74 s with one worker against 89-96 s with four).
     await fleet.useWorkers(1, BULK_CONCURRENCY);
     // App after app. (Enqueued step by step across the apps instead, every app's first job and
     // then every app's second, set-up took 112 s against 74-99 s, and the round after it 132 s
