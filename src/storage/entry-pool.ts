@@ -41,19 +41,10 @@ export class EntryPool {
 
   /** Keeps only the entries some of `manifests` still use (the indexes still cached). */
   retain(manifests: Iterable<readonly StoredEntry[]>): void {
-    const kept = new Map<string, StoredEntry[]>();
-    let count = 0;
-    for (const entries of manifests) {
-      for (const e of entries) {
-        const same = kept.get(e.digest);
-        if (same?.includes(e)) continue;
-        if (same) same.push(e);
-        else kept.set(e.digest, [e]);
-        count++;
-      }
-    }
-    this.byDigest = kept;
-    this.count = count;
+    this.byDigest = new Map();
+    this.count = 0;
+    // Entries in use are the pool's own copies: sharing them again puts each back once.
+    for (const entries of manifests) for (const e of entries) this.share(e);
   }
 
   get size(): number {

@@ -8,7 +8,6 @@
  * hash is deterministic, changes with the template and with collisionCount, and looks the same
  * (10 characters or fewer from the alphabet below, e.g. `7f8897b78c`).
  */
-
 import { semanticEqual } from '../validation/equality.ts';
 import type { PodTemplateSpec } from './workload-types.ts';
 
