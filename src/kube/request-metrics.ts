@@ -5,6 +5,7 @@
  * client-node's HTTP library, which every generated and generic API client sends through.
  */
 import * as k8s from '@kubernetes/client-node';
+import { KeepAliveAgents } from './keep-alive-agents.ts';
 
 export interface KubeRequest {
   /** The HTTP method: GET, POST, PUT, PATCH, DELETE. */
@@ -21,10 +22,15 @@ export function observeKubeRequests(fn: ((request: KubeRequest) => void) | undef
   observer = fn;
 }
 
+/** One process-wide set: every API client of the process shares its connections (keep-alive-agents.ts). */
+const agents = new KeepAliveAgents();
+
 class MeasuredHttpLibrary implements k8s.HttpLibrary {
   private readonly inner = new k8s.IsomorphicFetchHttpLibrary();
 
   send(request: k8s.RequestContext): k8s.Observable<k8s.ResponseContext> {
+    const agent = request.getAgent();
+    if (agent) request.setAgent(agents.reuse(agent));
     const started = process.hrtime.bigint();
     const verb = request.getHttpMethod().toString();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
