@@ -58,6 +58,29 @@ export function allIndexes(ctx: StorageContext): IndexEntry[] {
   return out;
 }
 
+/**
+ * The chunks of every release's current revision (its newest deployed one, else its newest): what
+ * a sync's reconcile or the next deploy reads. Chunk-tail's warm-up keeps these.
+ */
+export function currentChunks(ctx: StorageContext): Set<string> {
+  const current = new Map<string, IndexEntry>();
+  for (const entry of allIndexes(ctx)) {
+    const held = current.get(entry.info.release);
+    const deployed = entry.info.status === 'deployed';
+    const heldDeployed = held?.info.status === 'deployed';
+    // A deployed revision beats any other; among equals the newer one wins.
+    const better =
+      !held ||
+      (deployed && !heldDeployed) ||
+      (deployed === heldDeployed && entry.info.revision > held.info.revision);
+    if (better) current.set(entry.info.release, entry);
+  }
+  const names = new Set<string>();
+  for (const entry of current.values())
+    for (const stored of entry.entries ?? []) for (const part of stored.parts) names.add(part.chunk);
+  return names;
+}
+
 /** A release's cached revisions, oldest first. */
 export function revisionsOf(ctx: StorageContext, release: string): IndexEntry[] {
   const out: IndexEntry[] = [];

@@ -16,7 +16,7 @@ import { RAW_SPEC, type SpecCodec } from './app-records.ts';
 import { ChunkCache } from './chunk-cache.ts';
 import { ChunkReader, EntryProblem } from './chunk-reader.ts';
 import { ChunkTail } from './chunk-tail.ts';
-import { allIndexes, revisionsOf, type StorageContext, type StoreHooks } from './context.ts';
+import { allIndexes, currentChunks, revisionsOf, type StorageContext, type StoreHooks } from './context.ts';
 import { decodeContent } from './entries.ts';
 import { IndexView } from './index-view.ts';
 import {
@@ -149,6 +149,7 @@ export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, Store
         namespace,
         cache: this.ctx.reader.cache,
         bad: this.ctx.reader.bad,
+        warm: () => currentChunks(this.ctx),
         ...(options.onInformerError ? { onError: options.onInformerError } : {}),
       });
     }
@@ -169,10 +170,16 @@ export class SecretReleaseStore<Spec = unknown> implements ReleaseHistory, Store
   }
 
   async start(): Promise<void> {
-    // The tail first: a chunk written while the informers list is then already on its way here.
-    await this.tail?.start();
     await Promise.all([this.ctx.indexes.start(), this.ctx.apps.start()]);
     await Promise.all([this.ctx.indexes.synced(), this.ctx.apps.synced()]);
+    // The tail after the indexes: its warm-up keeps the chunks their current revisions use. Its
+    // list covers the chunks written while the informers listed, its watch those written after.
+    await this.tail?.start();
+  }
+
+  /** Settles when the chunk tail's warm-up list is read (tests, benchmarks). */
+  get chunksWarmed(): Promise<number> {
+    return (this.tail?.warming ?? Promise.resolve()).then(() => this.tail?.warmed ?? 0);
   }
 
   async stop(): Promise<void> {

@@ -1,8 +1,9 @@
 /**
  * The chunk tail (src/storage/chunk-tail.ts): chunks another store writes reach this store's LRU
- * through a watch, so reading that revision back costs no GET; a store started later does not
- * load the history (no initial list), it fetches old chunks when read; the tail resumes after
- * dropped watches and compaction; `tailChunks: false` turns it off.
+ * through a watch, so reading that revision back costs no GET; a store started later keeps the
+ * chunks of the releases' current revisions from a list (the warm-up, within half its LRU) and
+ * fetches older ones when read; the tail resumes after dropped watches and compaction;
+ * `tailChunks: false` turns it off.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SecretReleaseStore } from '../../../src/storage/index.ts';
@@ -56,18 +57,35 @@ describe('release storage: the chunk tail', () => {
     expect(chunkGets(requests())).toEqual([]);
   });
 
-  it('does not load history at start: a store started later GETs an older chunk once', async () => {
+  it('keeps the current revisions’ chunks at start, not older ones: an older chunk is fetched once', async () => {
+    const older = await write();
     const n = await write();
     const late = await h.store();
-    expect(late.tailedChunks).toBe(0);
-    expect(late.cachedChunkBytes).toBe(0);
     await until(() => late.history('web').some((r) => r.revision === n), 'the late store to see the index');
-    const requests = h.record();
+    expect(await late.chunksWarmed).toBeGreaterThan(0);
+    expect(late.tailedChunks).toBe(0);
+    const current = h.record();
     expect(await late.read('web', n)).toEqual(content(`r${n}`));
-    expect(chunkGets(requests()).length).toBeGreaterThan(0);
+    expect(chunkGets(current())).toEqual([]);
+    const old = h.record();
+    expect(await late.read('web', older)).toEqual(content(`r${older}`));
+    expect(chunkGets(old()).length).toBeGreaterThan(0);
     const again = h.record();
-    expect(await late.read('web', n)).toEqual(content(`r${n}`));
+    expect(await late.read('web', older)).toEqual(content(`r${older}`));
     expect(chunkGets(again())).toEqual([]);
+  });
+
+  it('warms at most half of the chunk LRU', async () => {
+    for (let i = 0; i < 6; i++) await write(`many-${i}`);
+    const full = await h.store();
+    const all = await full.chunksWarmed;
+    // An LRU just the size of every current chunk: the warm-up stops once half of it is used.
+    const budget = full.cachedChunkBytes;
+    const half = await h.store({ chunkCacheBytes: budget });
+    const warmed = await half.chunksWarmed;
+    expect(warmed).toBeGreaterThan(0);
+    expect(warmed).toBeLessThan(all);
+    expect(half.cachedChunkBytes).toBeLessThan(budget);
   });
 
   it('resumes after a dropped watch and after compaction (410 Gone)', async () => {
