@@ -91,6 +91,8 @@ const variables = {
   LONGSHORE_CONCURRENCY: integer(1, 64, 8),
   // How far a worker's JS heap grows past what it holds before a full collection (src/workers/heap-growth.ts).
   LONGSHORE_HEAP_GROWTH_PERCENT: integer(0, 300, 20),
+  // Quiet seconds after a worker's last job before one full collection (src/workers/idle-gc.ts).
+  LONGSHORE_IDLE_GC_SECONDS: integer(0, 3600, 5),
   LONGSHORE_SHUTDOWN_DEADLINE_MS: integer(0, 3_600_000, 25_000),
   LONGSHORE_METRICS_PORT: integer(0, 65_535, 9464),
   LONGSHORE_METRICS_HOST: text('0.0.0.0'),
@@ -137,6 +139,11 @@ export interface FleetConfig {
    * V8 collects it in full (default 20); 0 leaves V8's own factor, up to 4×.
    */
   heapGrowthPercent: number;
+  /**
+   * LONGSHORE_IDLE_GC_SECONDS: once a worker has run no job for this long, it collects its heap in
+   * full, returning a burst's garbage (default 5); 0 leaves collection to V8.
+   */
+  idleGcSeconds: number;
   shutdownDeadlineMs: number;
   metricsPort: number;
   metricsHost: string;
@@ -202,6 +209,7 @@ function fromValues(e: Values): FleetConfig {
     namespace: e.LONGSHORE_NAMESPACE,
     concurrency: e.LONGSHORE_CONCURRENCY,
     heapGrowthPercent: e.LONGSHORE_HEAP_GROWTH_PERCENT,
+    idleGcSeconds: e.LONGSHORE_IDLE_GC_SECONDS,
     shutdownDeadlineMs: e.LONGSHORE_SHUTDOWN_DEADLINE_MS,
     metricsPort: e.LONGSHORE_METRICS_PORT,
     metricsHost: e.LONGSHORE_METRICS_HOST,

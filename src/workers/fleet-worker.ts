@@ -23,6 +23,7 @@ import { ClusterConnection } from './cluster.ts';
 import { backoffDelay, classifyError } from './failure.ts';
 import type { HandlerRegistry } from './handler-registry.ts';
 import { type HealthServer, startHealthServer } from './health-server.ts';
+import { IdleCollector } from './idle-gc.ts';
 import { JobRunner } from './job-runner.ts';
 import { WorkerMetrics } from './metrics.ts';
 
@@ -58,6 +59,7 @@ export class FleetWorker {
     private readonly health: HealthServer | undefined,
     private readonly cluster: ClusterConnection,
     private readonly connections: ConnectionLog,
+    private readonly idle: IdleCollector,
   ) {}
 
   get healthPort(): number | undefined {
@@ -104,7 +106,17 @@ export class FleetWorker {
     }
 
     const cluster = new ClusterConnection(config, logger);
+    const idle = new IdleCollector({
+      idleMs: config.idleGcSeconds * 1000,
+      activeCount: () => runner.activeCount,
+      onCollected: (c) =>
+        logger.debug(
+          { ms: Math.round(c.ms), heapUsedMb: Math.round(c.heapUsedAfter / 1048576) },
+          'idle: heap collected',
+        ),
+    });
     const runner = new JobRunner({
+      onJobEnded: () => idle.jobEnded(),
       lanes: new LaneStore(redis),
       registry,
       services: { config, redis, jobs, sealer, cluster: () => cluster.get() },
@@ -187,6 +199,7 @@ export class FleetWorker {
       health,
       cluster,
       connections,
+      idle,
     );
     self.current = fleet;
     for (const worker of workers) {
@@ -226,6 +239,7 @@ export class FleetWorker {
 
   private async doShutdown(deadlineMs: number): Promise<void> {
     this.shuttingDown = true;
+    this.idle.stop();
     this.logger.info({ active: this.runner.activeCount, deadlineMs }, 'shutting down: taking no new jobs');
     const closing = Promise.all(this.workers.map((w) => w.close()));
     const deadline = setTimeout(() => {

@@ -91,6 +91,8 @@ export interface JobRunnerDeps {
    * cluster waits until this process's caches hold what the lane's previous job wrote elsewhere.
    */
   fences?: CacheFences;
+  /** Called after every handler's end, whatever its outcome (the idle collector: idle-gc.ts). */
+  onJobEnded?: () => void;
 }
 
 export class JobRunner {
@@ -309,6 +311,7 @@ export class JobRunner {
     } finally {
       this.running.delete(info.id);
       metrics.active.dec();
+      this.deps.onJobEnded?.();
     }
   }
 
