@@ -10,6 +10,7 @@
  */
 import * as k8s from '@kubernetes/client-node';
 import type { CacheFences, FencedCache } from './cache-fence.ts';
+import { managedFieldsPool } from './managed-fields-pool.ts';
 
 export interface InformerCacheOptions<T extends k8s.KubernetesObject> {
   kc: k8s.KubeConfig;
@@ -36,6 +37,12 @@ export interface InformerCacheOptions<T extends k8s.KubernetesObject> {
    * worker's heap. Off by default: live objects need it (replicas hand-over, ownership checks).
    */
   dropManagedFields?: boolean;
+  /**
+   * Share identical `managedFields` trees between the objects held (listed or watched), one frozen
+   * copy each (managed-fields-pool.ts). For kinds whose readers look at field ownership but never
+   * edit it in place. Objects written by this process are kept as the API answered them.
+   */
+  shareManagedFields?: boolean;
 }
 
 function keyOf(o: k8s.KubernetesObject): string {
@@ -85,7 +92,11 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
     if (options.fences) this.fences = options.fences;
     if (options.indexLabel) this.indexLabel = options.indexLabel;
     this.dropManagedFields = options.dropManagedFields ?? false;
-    const drop = this.dropManagedFields ? withoutManagedFields : undefined;
+    const drop = this.dropManagedFields
+      ? withoutManagedFields
+      : options.shareManagedFields
+        ? (o: T) => managedFieldsPool.share(o)
+        : undefined;
     // The list's own resourceVersion counts as received: the items are in the cache before any
     // code waiting on a fence runs again (client-node adds them synchronously after the list).
     const list = async () => {
@@ -111,7 +122,7 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
     };
     // An ADDED object replaces a deletion this process recorded (it was created again).
     // client-node stores the watched object itself and then calls these handlers with it, so
-    // dropping managedFields here is dropping it from the cache.
+    // dropping (or sharing) managedFields here is doing it in the cache.
     this.informer.on('add', (o) => {
       drop?.(o);
       this.observe(rvOf(o));

@@ -195,6 +195,8 @@ export class LiveObjects {
       },
       onError: (err) => this.options.onInformerError?.(what, err),
       ...(this.options.fences ? { fences: this.options.fences } : {}),
+      // Field ownership is read (replicas hand-over, ownership checks), never edited in place.
+      shareManagedFields: true,
     });
     const entry: Entry = { cache, state };
     await cache.start().catch((err: unknown) => this.options.onInformerError?.(what, err));

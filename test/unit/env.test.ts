@@ -41,6 +41,14 @@ describe('fleet configuration', () => {
     );
   });
 
+  it('bounds the idle collection delay, 5 s by default', () => {
+    expect(loadFleetConfig({}).idleGcSeconds).toBe(5);
+    expect(loadFleetConfig({ LONGSHORE_IDLE_GC_SECONDS: '0' }).idleGcSeconds).toBe(0);
+    expect(() => loadFleetConfig({ LONGSHORE_IDLE_GC_SECONDS: '-1' })).toThrow(
+      /LONGSHORE_IDLE_GC_SECONDS: expected a whole number from 0 to 3600 \(got "-1"\)/,
+    );
+  });
+
   it('asks for the secret only when sealing needs it', () => {
     expect(() => requireSecret(loadFleetConfig({}))).toThrow(/LONGSHORE_SECRET is not set/);
     expect(requireSecret(loadFleetConfig({ LONGSHORE_SECRET: 'x'.repeat(32) }))).toHaveLength(32);
