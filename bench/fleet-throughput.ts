@@ -12,6 +12,10 @@
  *               which a long-running worker pays once, and with a drain of a second or two that
  *               start dominated the figure
  *   latency:    jobs enqueued at a steady rate below capacity; enqueue call → completion, p50 and p99
+ *   CPU:        the worker processes' and redis-server's CPU time per job over the same drain after
+ *               the warm-up (/proc/<pid>/stat and INFO cpu, read when the completed count passes
+ *               the warm-up and the end, polled every 50 ms): whether a system is bound by CPU
+ *               or, with CPU to spare, by the round trips its jobs wait for
  *
  * This machine's timings wander by ±25% between identical runs, so every configuration runs
  * `--runs` times (alternating systems) and the median is printed.
@@ -19,6 +23,7 @@
  * Usage: npm run bench -- fleet [--jobs N] [--warmup W] [--apps A] [--concurrency C] [--rate R]
  *                               [--latency-jobs M] [--runs K]
  */
+import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { loadFleetConfig } from '../src/core/env.ts';
@@ -70,6 +75,9 @@ function parseArgs(argv: string[]): Options {
 
 interface Result {
   throughput: number;
+  /** CPU time per job over the timed drain, µs: the worker processes together, and Redis. */
+  workerCpuUs: number;
+  redisCpuUs: number;
   p50: number;
   p99: number;
   parkedPct: number;
@@ -90,6 +98,18 @@ async function waitForCompleted(queue: Queue, count: number): Promise<void> {
     `${count} benchmark jobs to complete`,
     { timeoutMs: 300_000, intervalMs: 50, errors: 'throw' },
   );
+}
+
+/** CPU time a process has used, ms (Linux /proc; utime + stime in clock ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+async function redisCpuMs(conn: Redis): Promise<number> {
+  const info = await conn.info('cpu');
+  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return (field('used_cpu_user') + field('used_cpu_sys')) * 1000;
 }
 
 async function run(kind: Kind, workers: number, options: Options): Promise<Result> {
@@ -119,7 +139,16 @@ async function run(kind: Kind, workers: number, options: Options): Promise<Resul
       concurrency: options.concurrency,
       redisUrl: redis.url,
     });
+    await waitForCompleted(queue, options.warmup);
+    const cpuAt = async () => ({
+      worker: fleet.pids.reduce((sum, pid) => sum + processCpuMs(pid), 0),
+      redis: await redisCpuMs(conn),
+      completed: (await queue.getJobCounts('completed')).completed ?? 0,
+    });
+    const cpu0 = await cpuAt();
     await waitForCompleted(queue, options.jobs);
+    const cpu1 = await cpuAt();
+    const drained = Math.max(1, cpu1.completed - cpu0.completed);
     const done = await queue.getJobs(['completed'], 0, -1);
     const ends = done.map((j) => j.finishedOn ?? 0).sort((a, b) => a - b);
     const warmedAt = ends[options.warmup - 1]!;
@@ -142,6 +171,8 @@ async function run(kind: Kind, workers: number, options: Options): Promise<Resul
     await fleet.stop();
     return {
       throughput,
+      workerCpuUs: ((cpu1.worker - cpu0.worker) * 1000) / drained,
+      redisCpuUs: ((cpu1.redis - cpu0.redis) * 1000) / drained,
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       parkedPct: (100 * parked) / options.jobs,
@@ -174,6 +205,8 @@ export async function benchFleetThroughput(argv: string[]): Promise<void> {
         workers,
         result: {
           throughput: median(list.map((x) => x.throughput)),
+          workerCpuUs: median(list.map((x) => x.workerCpuUs)),
+          redisCpuUs: median(list.map((x) => x.redisCpuUs)),
           p50: median(list.map((x) => x.p50)),
           p99: median(list.map((x) => x.p99)),
           parkedPct: median(list.map((x) => x.parkedPct)),
@@ -181,7 +214,17 @@ export async function benchFleetThroughput(argv: string[]): Promise<void> {
       });
     }
   }
-  const header = ['system', 'workers', 'jobs/s', 'vs bare', 'p50 ms', 'p99 ms', 'parked'];
+  const header = [
+    'system',
+    'workers',
+    'jobs/s',
+    'vs bare',
+    'worker CPU µs/job',
+    'Redis CPU µs/job',
+    'p50 ms',
+    'p99 ms',
+    'parked',
+  ];
   const table = rows.map(({ kind, workers, result }) => {
     const bare = rows.find((b) => b.kind === 'bare' && b.workers === workers)!.result;
     return [
@@ -189,6 +232,8 @@ export async function benchFleetThroughput(argv: string[]): Promise<void> {
       String(workers),
       result.throughput.toFixed(0),
       (result.throughput / bare.throughput).toFixed(2),
+      result.workerCpuUs.toFixed(0),
+      result.redisCpuUs.toFixed(0),
       result.p50.toFixed(1),
       result.p99.toFixed(1),
       `${result.parkedPct.toFixed(1)}%`,
