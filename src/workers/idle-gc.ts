@@ -50,14 +50,21 @@ function fullCollection(): () => void {
       gc = runInNewContext('gc') as () => void;
     }
     const collect = gc;
-    v8Collect = () => {
-      setFlagsFromString('--compact-on-every-full-gc');
-      try {
-        collect();
-      } finally {
-        setFlagsFromString('--no-compact-on-every-full-gc');
-      }
-    };
+    // Started with the flag (every full collection compacts): nothing to switch, and nothing to
+    // switch off afterwards.
+    const always = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes(
+      '--compact-on-every-full-gc',
+    );
+    v8Collect = always
+      ? collect
+      : () => {
+          setFlagsFromString('--compact-on-every-full-gc');
+          try {
+            collect();
+          } finally {
+            setFlagsFromString('--no-compact-on-every-full-gc');
+          }
+        };
   }
   return v8Collect;
 }
