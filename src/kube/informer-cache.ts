@@ -92,7 +92,8 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
     if (options.fences) this.fences = options.fences;
     if (options.indexLabel) this.indexLabel = options.indexLabel;
     this.dropManagedFields = options.dropManagedFields ?? false;
-    const drop = this.dropManagedFields
+    // What the cache does to each object's managedFields as it arrives: drop or share them.
+    const compact = this.dropManagedFields
       ? withoutManagedFields
       : options.shareManagedFields
         ? (o: T) => managedFieldsPool.share(o)
@@ -101,7 +102,7 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
     // code waiting on a fence runs again (client-node adds them synchronously after the list).
     const list = async () => {
       const listed = await options.list();
-      if (drop) for (const item of listed.items) drop(item);
+      if (compact) for (const item of listed.items) compact(item);
       this.observe(Number(listed.metadata?.resourceVersion ?? 0));
       return listed;
     };
@@ -124,7 +125,7 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
     // client-node stores the watched object itself and then calls these handlers with it, so
     // dropping (or sharing) managedFields here is doing it in the cache.
     this.informer.on('add', (o) => {
-      drop?.(o);
+      compact?.(o);
       this.observe(rvOf(o));
       this.indexObject(o);
       this.pendingDeletes.delete(keyOf(o));
@@ -133,7 +134,7 @@ export class InformerCache<T extends k8s.KubernetesObject> implements FencedCach
       this.notify();
     });
     this.informer.on('update', (o) => {
-      drop?.(o);
+      compact?.(o);
       this.indexObject(o);
       seen(o);
       this.notify();

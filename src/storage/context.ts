@@ -7,6 +7,7 @@ import type { V1Secret } from '@kubernetes/client-node';
 import type { InformerCache } from '../kube/informer-cache.ts';
 import type { ChunkReader } from './chunk-reader.ts';
 import type { IndexEntry, IndexView } from './index-view.ts';
+import { deployedOf, lastOf } from './release-history.ts';
 import type { SecretApi } from './secret-api.ts';
 
 /**
@@ -63,21 +64,14 @@ export function allIndexes(ctx: StorageContext): IndexEntry[] {
  * a sync's reconcile or the next deploy reads. Chunk-tail's warm-up keeps these.
  */
 export function currentChunks(ctx: StorageContext): Set<string> {
-  const current = new Map<string, IndexEntry>();
-  for (const entry of allIndexes(ctx)) {
-    const held = current.get(entry.info.release);
-    const deployed = entry.info.status === 'deployed';
-    const heldDeployed = held?.info.status === 'deployed';
-    // A deployed revision beats any other; among equals the newer one wins.
-    const better =
-      !held ||
-      (deployed && !heldDeployed) ||
-      (deployed === heldDeployed && entry.info.revision > held.info.revision);
-    if (better) current.set(entry.info.release, entry);
-  }
   const names = new Set<string>();
-  for (const entry of current.values())
-    for (const stored of entry.entries ?? []) for (const part of stored.parts) names.add(part.chunk);
+  for (const release of new Set(allIndexes(ctx).map((entry) => entry.info.release))) {
+    const revisions = revisionsOf(ctx, release);
+    const infos = revisions.map((r) => r.info);
+    const current = deployedOf(infos) ?? lastOf(infos);
+    const entry = revisions.find((r) => r.info === current);
+    for (const stored of entry?.entries ?? []) for (const part of stored.parts) names.add(part.chunk);
+  }
   return names;
 }
 
